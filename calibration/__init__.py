@@ -1,0 +1,1 @@
+"""Camera intrinsics, the table plane from ArUco markers, marker sheets and profiles."""

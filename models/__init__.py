@@ -1,0 +1,1 @@
+"""Shipped ONNX models with their model cards, and (in ``training/``) how they are made."""

@@ -1,0 +1,1 @@
+"""daluigi rules (being written)."""

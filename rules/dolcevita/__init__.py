@@ -1,0 +1,1 @@
+"""dolcevita rules (being written)."""

@@ -1,0 +1,1 @@
+"""ligretto rules (being written)."""

@@ -1,0 +1,13 @@
+"""Typed errors of the vision package."""
+
+
+class VisionError(ValueError):
+    """Base of every vision error."""
+
+
+class ImageError(VisionError):
+    """An image that cannot be used: missing file, not an image, truncated, empty."""
+
+
+class SourceError(VisionError):
+    """A frame source that cannot be opened or has failed for good."""

@@ -1,0 +1,1 @@
+"""The Flask dashboard (application factory, blueprints, templates, static files)."""
