@@ -19,7 +19,7 @@ log = logging.getLogger("tableref")
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_ILLEGAL = 0, 1, 2, 3
 
 #: Sub-command modules under ``tableref.commands``; each exposes a click command ``command``.
-COMMANDS = ("calibrate", "rules", "bench")
+COMMANDS = ("bench", "calibrate", "rules")
 
 
 class _LazyGroup(click.Group):

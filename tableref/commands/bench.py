@@ -1,0 +1,33 @@
+"""``tableref bench``: one flag per area; a table for people, ``--json`` for scripts."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..bench import format_table, machine
+
+
+@click.command("bench")
+@click.option("--rules", "do_rules", is_flag=True, help="Random legal games per second and referee time, per game.")
+@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Games per game for --rules.")
+@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
+def command(do_rules: bool, games: int, seed: int, as_json: bool) -> None:
+    """Measure speed and accuracy. With no area flag, every area is measured."""
+    everything = not do_rules
+    figures = []
+    if do_rules or everything:
+        from ..bench import rules as rules_bench
+
+        def progress(name: str, done: int, total: int) -> None:
+            if not as_json and (done == total or done % max(1, total // 10) == 0):
+                click.echo(f"  rules {name}: {done}/{total} games", err=True)
+
+        figures += rules_bench.run(games, seed, progress=progress)
+    if as_json:
+        click.echo(json.dumps({"machine": machine(), "figures": [f.to_json() for f in figures]}, indent=2))
+    else:
+        click.echo(format_table(figures))
