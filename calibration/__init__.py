@@ -1,1 +1,9 @@
-"""Camera intrinsics, the table plane from ArUco markers, marker sheets and profiles."""
+"""Camera intrinsics, the table plane from ArUco markers, marker sheets and profiles.
+
+Modules, one idea each: ``errors`` (typed errors), ``images`` (reading image files,
+refusing truncated ones), ``patterns`` (chessboard / ChArUco specs and detection),
+``intrinsics`` (the record and camera calibration), ``markers`` (ArUco detection, pure),
+``layout`` (marker positions in table mm), ``table`` (the image <-> table homography),
+``rectify`` (the top-down view), ``sheet`` and ``pdf`` (the printable marker sheet),
+``profile`` (the versioned JSON profile). See docs/calibration.md.
+"""

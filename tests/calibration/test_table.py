@@ -1,0 +1,109 @@
+"""The table plane from ArUco markers: round trips through synthetic views, rectification, errors."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tableref.calibration.errors import MarkerError, ProfileMismatchError
+from tableref.calibration.layout import default_layout
+from tableref.calibration.markers import DetectedMarker, detect_markers
+from tableref.calibration.rectify import rectify, table_to_rectified
+from tableref.calibration.table import calibrate_table
+
+from .conftest import IMAGE_SIZE, TABLE_MM, camera_pixels, table_grid
+
+RECTIFIED_PX_PER_MM = 2.0
+PAD_PX = 20
+
+
+@pytest.mark.parametrize(("scene", "with_intrinsics", "used", "max_error_mm"), [
+    ("plain", False, (0, 1, 2, 3), 0.5),
+    ("three_markers", False, (0, 1, 3), 0.5),
+    ("distorted", True, (0, 1, 2, 3), 1.0),
+])
+def test_homography_round_trip_over_the_whole_table(scenes, scene, with_intrinsics, used, max_error_mm):
+    s = scenes[scene]
+    intrinsics = s.intrinsics if with_intrinsics else None
+    calibration = calibrate_table(detect_markers(s.image), s.layout, IMAGE_SIZE, intrinsics)
+    assert calibration.markers_used == used
+    assert calibration.undistorted is with_intrinsics
+    grid = table_grid()
+    error = np.linalg.norm(calibration.image_to_table(camera_pixels(s, grid), intrinsics) - grid, axis=1)
+    assert error.max() <= max_error_mm
+    back = calibration.table_to_image(grid, intrinsics)
+    assert np.abs(back - camera_pixels(s, grid)).max() < 1.0
+
+
+def test_ignoring_the_lens_costs_millimetres(scenes):
+    """The distorted view needs its intrinsics: without them the table is off by several mm."""
+    s = scenes["distorted"]
+    calibration = calibrate_table(detect_markers(s.image), s.layout, IMAGE_SIZE, None, max_corner_error_mm=100)
+    grid = table_grid()
+    assert np.linalg.norm(calibration.image_to_table(camera_pixels(s, grid)) - grid, axis=1).max() > 3.0
+
+
+@pytest.mark.parametrize(("scene", "with_intrinsics"), [("plain", False), ("distorted", True)])
+def test_rectified_view_puts_the_markers_where_the_layout_says(scenes, scene, with_intrinsics):
+    s = scenes[scene]
+    intrinsics = s.intrinsics if with_intrinsics else None
+    calibration = calibrate_table(detect_markers(s.image), s.layout, IMAGE_SIZE, intrinsics)
+    view = rectify(s.image, calibration, RECTIFIED_PX_PER_MM, intrinsics)
+    assert view.shape == (round(TABLE_MM[1] * RECTIFIED_PX_PER_MM), round(TABLE_MM[0] * RECTIFIED_PX_PER_MM), 3)
+    to_view = table_to_rectified(TABLE_MM, RECTIFIED_PX_PER_MM)
+    # the markers touch the view's edges: give them a white quiet zone to be found in
+    padded = cv2.copyMakeBorder(view, PAD_PX, PAD_PX, PAD_PX, PAD_PX, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    found = {m.id: m.corners - PAD_PX for m in detect_markers(padded)}
+    assert sorted(found) == [0, 1, 2, 3]
+    for placement in s.layout.markers:
+        expected = (to_view[:2, :2] @ placement.corners_mm.T).T + to_view[:2, 2]
+        # ArUco corners sit on the black square's outer edge, half a pixel out from pixel centres
+        assert np.abs(found[placement.id] - expected).max() < 1.0
+
+
+def test_rectify_refuses_a_frame_of_another_size(scenes):
+    s = scenes["plain"]
+    calibration = calibrate_table(detect_markers(s.image), s.layout, IMAGE_SIZE)
+    with pytest.raises(ProfileMismatchError, match="1280x720"):
+        rectify(s.image[:100], calibration, RECTIFIED_PX_PER_MM)
+
+
+def _markers(scene, ids):
+    return [m for m in detect_markers(scene.image) if m.id in ids]
+
+
+@pytest.mark.parametrize(("case", "error", "match"), [
+    ("two markers", MarkerError, r"only 2 of the 4 table markers found .*missing ids \[2, 3\]"),
+    ("wrong table size", MarkerError, "do not match the layout"),
+    ("duplicate", MarkerError, r"marker\(s\) \[1\] seen more than once"),
+    ("intrinsics for another size", ProfileMismatchError, "calibrate the camera at this resolution"),
+])
+def test_table_calibration_errors(scenes, case, error, match):
+    s = scenes["distorted"]
+    markers, layout, intrinsics = detect_markers(s.image), s.layout, s.intrinsics
+    size = IMAGE_SIZE
+    if case == "two markers":
+        markers = _markers(s, (0, 1))
+    elif case == "wrong table size":
+        layout = default_layout((700.0, 400.0), 50.0)
+    elif case == "duplicate":
+        markers = markers + [DetectedMarker(1, markers[1].corners + 300)]
+    else:
+        size = (640, 360)
+    with pytest.raises(error, match=match):
+        calibrate_table(markers, layout, size, intrinsics)
+
+
+def test_detect_markers_on_an_empty_image():
+    assert detect_markers(np.full((240, 320, 3), 200, np.uint8)) == []
+
+
+@pytest.mark.parametrize(("name", "error"), [("DICT_4X4_50", None), ("DICT_NOPE", MarkerError), ("CORNER_REFINE_SUBPIX", MarkerError)])
+def test_dictionary_names(name, error):
+    image = np.zeros((64, 64), np.uint8)
+    if error is None:
+        assert detect_markers(image, name) == []
+    else:
+        with pytest.raises(error, match="unknown ArUco dictionary"):
+            detect_markers(image, name)
