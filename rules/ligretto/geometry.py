@@ -1,0 +1,133 @@
+"""Where cards can go: the spaces a token offers, free spaces, blocked tokens, fitting cards.
+
+All functions are pure and work on space indices of ``state.board``.
+"""
+
+from __future__ import annotations
+
+from .catalogue import card_colours
+from .state import FREE, State
+
+
+def token_targets(state: State, token: int) -> tuple[int, ...]:
+    """The spaces a new card must touch along an edge to be played at ``token``.
+
+    Option ``touch``: ``"space"`` -- the token's space; ``"card"`` -- every space of the card
+    (or joker) the token stands on.
+    """
+    cell = state.tokens[token]
+    if state.opts["touch"] == "card" and state.cover[cell] != FREE:
+        return state.pieces[state.cover[cell]].cells
+    return (cell,)
+
+
+def bare_token_cells(state: State) -> frozenset[int]:
+    """Spaces on which a token stands with no card under it (they are not free)."""
+    return frozenset(c for c in state.tokens if state.cover[c] == FREE)
+
+
+def guarded_cells(state: State, player: int) -> frozenset[int]:
+    """Spaces next to (along an edge) a joker on which ``player`` may not put a card.
+
+    Option ``joker_lock``: ``"follow_up"`` -- jokers whose owner still has to play next to
+    them; ``"round"`` -- every joker of another player, for the whole round.
+    """
+    out: set[int] = set()
+    edges = state.board.edges
+    if state.opts["joker_lock"] == "round":
+        for piece in state.pieces:
+            if piece.kind == "joker" and piece.player != player:
+                out.update(edges[piece.cells[0]])
+    for token, owner in state.locks:
+        if owner != player:
+            out.update(edges[state.tokens[token]])
+    return frozenset(out)
+
+
+def is_free(state: State, cell: int, bare: frozenset[int]) -> bool:
+    return state.cover[cell] == FREE and cell not in bare and state.board.colours[cell] is not None
+
+
+def class_key(a: str, b: str) -> tuple[str, str]:
+    """The colours of a card regardless of which way round it lies."""
+    return (a, b) if a <= b else (b, a)
+
+
+def hand_classes(state: State, player: int) -> dict[tuple[str, str], int]:
+    """Colour pair -> the lowest card id of that pair in ``player``'s hand (equal cards are
+    interchangeable for the camera)."""
+    out: dict[tuple[str, str], int] = {}
+    for card in state.hands[player]:
+        key = class_key(*card_colours(card))
+        if key not in out:
+            out[key] = card
+    return out
+
+
+def pairs_at(state: State, token: int, bare: frozenset[int]) -> list[tuple[int, int]]:
+    """Free space pairs ``(a, b)`` sharing an edge, ``a`` touching the token's targets along an
+    edge; each unordered pair once."""
+    board = state.board
+    targets = token_targets(state, token)
+    seen: set[frozenset[int]] = set()
+    out = []
+    for t in targets:
+        for a in board.edges[t]:
+            if a in targets or not is_free(state, a, bare):
+                continue
+            for b in board.edges[a]:
+                if b in targets or not is_free(state, b, bare):
+                    continue
+                key = frozenset((a, b))
+                if key not in seen:
+                    seen.add(key)
+                    out.append((a, b))
+    return out
+
+
+def all_free_pairs(state: State, bare: frozenset[int]) -> list[tuple[int, int]]:
+    """Every free pair of spaces sharing an edge, each once (``a < b``)."""
+    edges = state.board.edges
+    out = []
+    for a in range(len(state.cover)):
+        if is_free(state, a, bare):
+            for b in edges[a]:
+                if b > a and is_free(state, b, bare):
+                    out.append((a, b))
+    return out
+
+
+def orient(state: State, card: int, a: int, b: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``(straight, wrong_way)`` cell orders of ``card`` on the pair ``{a, b}`` whose colours
+    match the card in some order."""
+    colours = state.board.colours
+    if card_colours(card) == (colours[a], colours[b]):
+        return (a, b), (b, a)
+    return (b, a), (a, b)
+
+
+def farther(state: State, origin: int, cells: tuple[int, int]) -> int:
+    """Index (0 or 1) of the half of ``cells`` farther from ``origin`` (never a tie: the two
+    halves share an edge, so their squared distances differ by an odd number)."""
+    board = state.board
+    return 0 if board.distance2(origin, cells[0]) > board.distance2(origin, cells[1]) else 1
+
+
+def is_blocked(state: State, token: int, bare: frozenset[int], held: set[tuple[str, str]] | None) -> bool:
+    """True when ``token`` offers no place for a card (a cul-de-sac).
+
+    ``held`` is None for the geometric reading (option ``cul_de_sac="geometry"``); otherwise
+    the colour pairs still held by any player, and a place counts only if one of them fits.
+    """
+    colours = state.board.colours
+    for a, b in pairs_at(state, token, bare):
+        if held is None or class_key(colours[a], colours[b]) in held:
+            return False
+    return True
+
+
+def held_classes(state: State) -> set[tuple[str, str]] | None:
+    """The colour pairs still in any hand, or None under the geometric cul-de-sac reading."""
+    if state.opts["cul_de_sac"] == "geometry":
+        return None
+    return {class_key(*card_colours(c)) for hand in state.hands for c in hand}

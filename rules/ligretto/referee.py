@@ -1,0 +1,261 @@
+"""The referee: which moves explain what the camera saw, and which rules a placement broke.
+
+Between two observations several players may have placed cards (all play at once).  The
+referee searches sequences of placements built from what newly appeared on the board, in
+every order, and ranks them by the summed confidence of the observed items that disagree
+with the state they lead to.  When no legal sequence explains every sure item, it searches
+again allowing broken rules: each misplaced card stays on the board marked with its faults,
+and every broken rule is reported with the player (the card's border), the rule and the
+spaces.  Two cards placed at once on a shared space: "The card that is placed on the board
+first is allowed to stay on the board" -- the one lying on top is taken back (``contested``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..common import Explanation, Verdict, Violation
+from ..errors import IllegalMove
+from .catalogue import TOKENS, card_colours, card_name
+from .engine import _board_choices, apply, place_anyway
+from .geometry import class_key, farther, hand_classes, token_targets
+from .moves import NextRound, Place, PlaceJoker, SetTokens, ToPlayerBoard
+from .observation import SURE, CellSeen, Observation, cell_view, cost, validate_for
+from .placement import PREFIX
+from .state import State
+
+#: Most search nodes per search (bounds the referee's time on a wildly different observation).
+NODE_BUDGET = 4000
+#: Most moves in one explanation.
+MAX_DEPTH = 16
+#: Explanations kept in a verdict.
+KEEP = 5
+CONTESTED = PREFIX + "contested"
+COVERS_CARD = PREFIX + "covers_card"
+
+
+@dataclass
+class _Found:
+    total: float
+    sure: int
+    moves: tuple
+    state: State
+    violations: tuple[Violation, ...]
+
+    def key(self) -> tuple:
+        return (round(self.total, 9), len(self.violations), len(self.moves))
+
+
+def _new_cells(node: State, items: list[tuple[int, CellSeen]]):
+    """Observed cards ``{index: (owner, colour)}`` and jokers ``{index: owner}`` that ``node``
+    does not show there."""
+    cards, jokers = {}, {}
+    for i, item in items:
+        if item.cover not in ("card", "joker") or item.owner is None:
+            continue
+        if cell_view(node, i) == item.expected():
+            continue
+        if item.cover == "card" and item.colour is not None:
+            cards[i] = (item.owner, item.colour)
+        elif item.cover == "joker":
+            jokers[i] = item.owner
+    return cards, jokers
+
+
+def _card_variants(node: State, p: int, card: int, cells: tuple[int, int], lenient: bool):
+    rc = tuple(node.board.cell(c) for c in cells)
+    owed = [t for q, t in node.relocations if q == p]
+    for t in owed:
+        for to in (0, 1):
+            yield Place(p, card, rc, t, to, True)
+    if not lenient:
+        for t in range(TOKENS):
+            yield Place(p, card, rc, t, farther(node, node.tokens[t], cells))
+        return
+    edges, corners = node.board.edges, node.board.corners
+    near = [t for t in range(TOKENS) if any(a in edges[c] or a in corners[c]
+                                            for c in cells for a in token_targets(node, t))]
+    for t in near:
+        for to in (0, 1):
+            yield Place(p, card, rc, t, to)
+    yield Place(p, card, rc, None, 1)
+
+
+def _placements(node: State, items, lenient: bool):
+    cards, jokers = _new_cells(node, items)
+    edges = node.board.edges
+    paired: set[int] = set()
+    for a, (p, x) in cards.items():
+        for b in edges[a]:
+            if b <= a or cards.get(b, (None,))[0] != p:
+                continue
+            y = cards[b][1]
+            card = hand_classes(node, p).get(class_key(x, y))
+            if card is None:
+                continue
+            paired.update((a, b))
+            cells = (a, b) if card_colours(card) == (x, y) else (b, a)
+            yield from _card_variants(node, p, card, cells, lenient)
+    if lenient:  # a card with one half looking unchanged, or hidden under another card
+        seen = {i: (item.owner, item.colour) for i, item in items if item.cover == "card"}
+        for a, (p, x) in cards.items():
+            if a in paired:
+                continue
+            for b in edges[a]:
+                if cards.get(b, (None,))[0] == p:
+                    continue
+                y = seen[b][1] if seen.get(b, (None,))[0] == p and seen[b][1] else node.board.colours[b]
+                card = hand_classes(node, p).get(class_key(x, y))
+                if card is not None:
+                    cells = (a, b) if card_colours(card) == (x, y) else (b, a)
+                    yield from _card_variants(node, p, card, cells, lenient)
+    for cell, p in jokers.items():
+        if node.jokers[p]:
+            for t in list(range(TOKENS)) + ([None] if lenient else []):
+                yield PlaceJoker(p, node.jokers[p][0], node.board.cell(cell), t)
+
+
+def _sure_tokens(items) -> list[int]:
+    return sorted(i for i, item in items if item.token and item.token_confidence >= SURE)
+
+
+def _candidates(node: State, items, players, lenient: bool):
+    """Moves suggested by what the observation shows and ``node`` does not."""
+    if node.phase == "play":
+        yield from _placements(node, items, lenient)
+        tokens = _sure_tokens(items)
+        if not node.pieces and len(tokens) == TOKENS and tokens != sorted(node.tokens):
+            yield SetTokens(tuple(node.board.cell(i) for i in tokens))
+    elif node.phase == "player_boards":
+        seen = {p.player: p for p in players}
+        for p, mandatory in node.owes:
+            obs = seen.get(p)
+            if obs is None or obs.board is None:
+                yield _board_choices(node, p, mandatory)[0]
+                continue
+            want = list(obs.board)
+            for c in node.player_boards[p]:
+                key = class_key(*card_colours(c))
+                if key in want:
+                    want.remove(key)
+            chosen, hand = [], list(node.hands[p])
+            for key in want:
+                card = next((c for c in hand if class_key(*card_colours(c)) == key), None)
+                if card is not None:
+                    hand.remove(card)
+                    chosen.append(card)
+            yield ToPlayerBoard(p, tuple(sorted(chosen)))
+    elif node.phase == "next_round":
+        if not any(item.cover in ("card", "joker") and item.confidence >= SURE for _, item in items):
+            tokens = _sure_tokens(items)
+            if len(tokens) != TOKENS:
+                tokens = list(node.board.starts)
+            yield NextRound(tuple(node.board.cell(i) for i in tokens))
+
+
+def _step(node: State, move, lenient: bool):
+    """``(next state, violations)`` or None when the move cannot be made (legally, if not lenient)."""
+    try:
+        if lenient and isinstance(move, (Place, PlaceJoker)):
+            return place_anyway(node, move)
+        return apply(node, move), []
+    except IllegalMove:
+        return None
+
+
+def _search(state: State, gen_items, items, players, lenient: bool) -> list[_Found]:
+    found: list[_Found] = []
+    visited = {state}
+    budget = [NODE_BUDGET]
+
+    def visit(node: State, moves: tuple, viols: tuple) -> None:
+        total, sure = cost(node, items, players)
+        found.append(_Found(total, sure, moves, node, viols))
+        if len(moves) >= MAX_DEPTH:
+            return
+        for move in _candidates(node, gen_items, players, lenient):
+            if budget[0] <= 0:
+                return
+            result = _step(node, move, lenient)
+            if result is None or result[0] in visited:
+                continue
+            visited.add(result[0])
+            budget[0] -= 1
+            visit(result[0], moves + (move,), viols + tuple(result[1]))
+
+    visit(state, (), ())
+    return found
+
+
+def _contested(state: State, found: _Found) -> _Found:
+    """Reclassify a card covering a card placed in the same interval as ``contested``: the card
+    underneath was first and stays; the one on top goes back to its owner's hand."""
+    base = len(state.pieces)
+    node, viols, moves, late = state, [], [], []
+    for move in found.moves:
+        if isinstance(move, (Place, PlaceJoker)):
+            nxt, faults = place_anyway(node, move)
+            top = nxt.pieces[-1]
+            covered = [node.cover[c] for c in top.cells if node.cover[c] >= base]
+            if any(f.code == COVERS_CARD for f in faults) and covered:
+                first = node.pieces[covered[0]]
+                late.append(Violation(CONTESTED, move.player, (card_name(move.card) if isinstance(move, Place)
+                                                                else f"joker:{move.joker}",
+                                                                f"first:{card_name(first.id)}"),
+                                      f"Players {first.player} and {move.player} played on the same space at once: "
+                                      f"player {first.player}'s card was first and stays; player {move.player} "
+                                      "takes theirs back.", "rule_first_card_stays"))
+                continue
+            node, faults = nxt, faults
+            viols += faults
+        else:
+            node = apply(node, move)
+        moves.append(move)
+    if not late:
+        return found
+    return _Found(found.total, found.sure, tuple(moves), node, tuple(viols) + tuple(late))
+
+
+def referee(state: State, observation: Observation) -> Verdict:
+    """Rank the legal move sequences that explain ``observation``; else report broken rules."""
+    items = validate_for(state, observation)
+    players = observation.players
+    sure_items = [(i, it) for i, it in items if it.confidence >= SURE]
+    legal = _search(state, items, items, players, False)
+    if len(sure_items) != len(items):
+        legal += _search(state, sure_items, items, players, False)
+    legal.sort(key=_Found.key)
+    best = legal[0]
+    explanations = _explanations(legal)
+    if best.sure == 0:
+        return Verdict(explanations, (), best.state, _note(best))
+    illegal = [f for f in _search(state, items, items, players, True) if f.violations]
+    illegal.sort(key=_Found.key)
+    if illegal and illegal[0].total < best.total:
+        chosen = _contested(state, illegal[0])
+        codes = ", ".join(sorted({v.code for v in chosen.violations}))
+        return Verdict((), chosen.violations, chosen.state,
+                       f"no legal sequence explains the observation; broken: {codes}")
+    return Verdict(explanations, (), best.state, _note(best))
+
+
+def _explanations(found: list[_Found]) -> tuple[Explanation, ...]:
+    out, seen = [], set()
+    for f in found:
+        if f.state in seen:
+            continue
+        seen.add(f.state)
+        out.append(Explanation(f.moves, f.state, f.total))
+        if len(out) == KEEP:
+            break
+    return tuple(out)
+
+
+def _note(best: _Found) -> str:
+    if best.total == 0:
+        return ""
+    return (f"the best explanation leaves observed items with summed confidence {best.total:.3f} unexplained "
+            f"({best.sure} of them sure)")
+
+
+__all__ = ["referee"]

@@ -1,0 +1,129 @@
+"""The referee: legal moves are explained, illegal placements are reported, doubt is forgiven."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from ligretto_helpers import GOOD_MOVE, small_game
+from tableref.rules import ligretto as L
+
+
+def _midgame(players: int, seed: int, steps: int) -> L.State:
+    rng = random.Random(seed)
+    state = L.new_game(players, {"rounds": 1})
+    for _ in range(steps):
+        if state.phase != "play":
+            break
+        state = L.apply(state, rng.choice(L.legal_moves(state)))
+    return state
+
+
+@pytest.mark.parametrize("players,seed", [(p, s) for p in (2, 3, 4) for s in range(4)])
+def test_each_random_move_explains_the_next_observation(players, seed):
+    rng = random.Random(seed)
+    state = L.new_game(players, {"rounds": 1})
+    for _ in range(12):
+        if L.is_over(state):
+            break
+        after = L.apply(state, rng.choice(L.legal_moves(state)))
+        verdict = L.referee(state, L.observe(after))
+        visible = L.observe(after) != L.observe(state)
+        assert verdict.legal
+        if visible:
+            assert verdict.state == after
+        state = after
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3), (4, 4)])
+def test_two_players_placing_at_once_are_both_explained(players, seed):
+    state = _midgame(players, seed, 6)
+    first = next(m for m in L.legal_moves(state) if m.player == 0 and isinstance(m, L.Place))
+    mid = L.apply(state, first)
+    second = next(m for m in L.legal_moves(mid) if m.player == 1 and isinstance(m, L.Place))
+    after = L.apply(mid, second)
+    verdict = L.referee(state, L.observe(after))
+    assert verdict.legal and len(verdict.moves) == 2   # the order of the two is not observable
+    assert L.observe(verdict.state) == L.observe(after)
+    assert sorted(verdict.state.pieces, key=str) == sorted(after.pieces, key=str)
+    assert {m.player for m in verdict.moves} == {0, 1}
+
+
+@pytest.mark.parametrize("kind", L.ILLEGAL_KINDS)
+@pytest.mark.parametrize("seed", range(3))
+def test_illegal_placement_is_reported(kind, seed):
+    rng = random.Random(seed)
+    state, move = None, None
+    for s in range(seed, seed + 60):
+        state = _midgame(2 + s % 3, s, rng.randint(2, 20))
+        if kind.startswith("joker"):
+            joker = next((m for m in L.legal_moves(state) if isinstance(m, L.PlaceJoker)), None)
+            if joker is None:
+                continue
+            state = L.apply(state, joker)
+        if state.phase == "play":
+            move = L.illegal_placement(state, rng, kind)
+        if move is not None:
+            break
+    assert move is not None
+    after, faults = L.place_anyway(state, move)
+    verdict = L.referee(state, L.observe(after))
+    assert not verdict.legal
+    assert [(v.code, v.player) for v in verdict.violations] == [(f"ligretto.{kind}", move.player)]
+    assert any(p.startswith("cell:") for p in verdict.violations[0].pieces)
+    misplaced = [p for p in verdict.state.pieces if p.faults]
+    assert [p.player for p in misplaced] == [move.player]                 # kept on the board, marked
+
+
+@pytest.mark.parametrize("what", ["cover", "token"])
+def test_a_doubtful_misread_does_not_defeat_the_legal_explanation(what):
+    state = small_game(2)
+    after = L.apply(state, GOOD_MOVE)
+    obs = L.observe(after)
+    cells = list(obs.cells)
+    i = next(n for n, c in enumerate(cells) if c.cell == (0, 2))
+    if what == "cover":
+        cells[i] = replace(cells[i], cover="card", owner=1, colour="green", confidence=0.3)
+    else:
+        cells[i] = replace(cells[i], token=True, token_confidence=0.4)
+    verdict = L.referee(state, replace(obs, cells=tuple(cells)))
+    assert verdict.legal and verdict.moves == (GOOD_MOVE,) and verdict.state == after
+    assert verdict.explanations[0].cost == pytest.approx(0.3 if what == "cover" else 0.4)
+
+
+def test_contested_space_first_card_stays():
+    """"The card that is placed on the board first is allowed to stay on the board." """
+    state = small_game(2)
+    first = GOOD_MOVE                                              # player 0 on [2,3]-[2,4]
+    mid = L.apply(state, first)
+    late = L.Place(1, 15 + 3, ((2, 4), (1, 4)), None, 1)           # player 1's card lands on top of [2,4]
+    shown, _ = L.place_anyway(mid, late)
+    verdict = L.referee(state, L.observe(shown))
+    assert [v.code for v in verdict.violations] == ["ligretto.contested"]
+    assert verdict.violations[0].player == 1
+    assert verdict.state.pieces == mid.pieces                       # the late card went back
+    assert not any(p.faults for p in verdict.state.pieces)
+
+
+def test_round_end_and_next_round_are_explained():
+    rng = random.Random(9)
+    state = L.new_game(3, {"rounds": 2})
+    while state.phase == "play":
+        state = L.apply(state, rng.choice(L.legal_moves(state)))
+    target = state
+    while target.phase == "player_boards":
+        target = L.apply(target, L.legal_moves(target)[0])
+    cleared = L.apply(target, L.legal_moves(target)[0])           # NextRound
+    verdict = L.referee(state, L.observe(cleared))
+    assert verdict.legal and verdict.state == cleared
+
+
+def test_json_round_trips():
+    state = _midgame(3, 5, 10)
+    obs = L.observe(state)
+    assert L.observation_from_json(json.loads(json.dumps(obs.to_json()))) == obs
+    verdict = L.referee(state, obs)
+    assert json.loads(json.dumps(verdict.to_json()))["legal"] is True
