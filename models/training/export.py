@@ -1,0 +1,58 @@
+"""Export to ONNX and the check that onnxruntime agrees with PyTorch."""
+
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+
+from ...vision.classifier import Classifier
+from ..card import Preprocessing
+from . import TrainingError, require_torch
+from .loop import probabilities
+
+torch = require_torch()
+
+OPSET = 17
+INPUT_NAME, OUTPUT_NAME = "input", "logits"
+#: onnxruntime and PyTorch must give the same probabilities within this (and the same argmax).
+MAX_PROBABILITY_DIFF = 1e-4
+
+
+def export_onnx(model, prep: Preprocessing) -> bytes:
+    """The model as ONNX bytes: opset 17, input (batch, C, h, w), output (batch, labels) logits.
+
+    Uses PyTorch's TorchScript-based exporter (the newer one needs onnxscript, which the
+    ``train`` extra does not carry); its deprecation notice is silenced here only.
+    """
+    model.eval()
+    dummy = torch.zeros(prep.input_shape(batch=2), dtype=torch.float32)
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", category=UserWarning)
+        torch.onnx.export(model, (dummy,), buffer, opset_version=OPSET, dynamo=False,
+                          input_names=[INPUT_NAME], output_names=[OUTPUT_NAME],
+                          dynamic_axes={INPUT_NAME: {0: "batch"}, OUTPUT_NAME: {0: "batch"}})
+    return buffer.getvalue()
+
+
+def check_agreement(model, classifier: Classifier, inputs: np.ndarray) -> float:
+    """Run both on ``inputs`` (N, C, h, w); return the largest probability difference.
+
+    Raises
+    ------
+    TrainingError
+        If the difference reaches :data:`MAX_PROBABILITY_DIFF` or any argmax differs.
+    """
+    expected = probabilities(model, inputs)
+    got = classifier.predict(inputs).probabilities
+    diff = float(np.max(np.abs(expected - got))) if len(inputs) else 0.0
+    if diff >= MAX_PROBABILITY_DIFF:
+        raise TrainingError(f"onnxruntime and PyTorch disagree: probabilities differ by up to {diff:.2e} "
+                            f"(allowed < {MAX_PROBABILITY_DIFF:.0e})")
+    flips = int(np.sum(expected.argmax(axis=1) != got.argmax(axis=1)))
+    if flips:
+        raise TrainingError(f"onnxruntime and PyTorch pick a different label for {flips} of {len(inputs)} samples")
+    return diff

@@ -1,0 +1,116 @@
+"""The CPU training loop: seeded, two threads, fresh augmentation every epoch."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..card import Preprocessing
+from . import TrainingError, require_torch
+from .augment import Augmentation
+from .dataset import Sample, label_indices, make_inputs
+
+torch = require_torch()
+log = logging.getLogger(__name__)
+
+#: The referee's machine has 2 cores; training uses both and no more.
+TRAIN_THREADS = 2
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Optimiser settings.
+
+    Attributes
+    ----------
+    epochs : int
+        Passes over the training samples (each with fresh augmentation).
+    batch_size : int
+    learning_rate : float
+        Peak AdamW learning rate (cosine decay to zero over the run).
+    weight_decay : float
+    max_steps : int or None
+        Stop after this many optimiser steps (quick checks); None runs every epoch.
+    """
+
+    epochs: int = 12
+    batch_size: int = 64
+    learning_rate: float = 3e-3
+    weight_decay: float = 1e-4
+    max_steps: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("epochs", "batch_size"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise TrainingError(f"training {name} must be an integer >= 1, got {value!r}")
+        if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
+            raise TrainingError(f"training max_steps must be an integer >= 1 or None, got {self.max_steps!r}")
+        for name in ("learning_rate", "weight_decay"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+                raise TrainingError(f"training {name} must be a finite number >= 0, got {value!r}")
+
+
+def seed_everything(seed: int) -> np.random.Generator:
+    """Seed torch, fix its thread count, and return the numpy generator for data and augmentation."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(TRAIN_THREADS)
+    return np.random.default_rng(seed)
+
+
+def train(model, samples: Sequence[Sample], labels: Sequence[str], prep: Preprocessing,
+          settings: TrainSettings, aug: Augmentation, rng: np.random.Generator,
+          progress: Callable[[int, int, float], None] | None = None) -> int:
+    """Train ``model`` in place on ``samples``; return the number of optimiser steps taken.
+
+    ``progress(epoch, steps, mean_loss)`` is called after each epoch.
+    """
+    if not samples:
+        raise TrainingError("no training samples")
+    targets = torch.from_numpy(label_indices(samples, labels))
+    steps_per_epoch = math.ceil(len(samples) / settings.batch_size)
+    total = steps_per_epoch * settings.epochs
+    if settings.max_steps is not None:
+        total = min(total, settings.max_steps)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate,
+                                  weight_decay=settings.weight_decay)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda step: 0.5 * (1.0 + math.cos(math.pi * min(step, total) / total)))
+    loss_fn = torch.nn.CrossEntropyLoss()
+    steps = 0
+    for epoch in range(settings.epochs):
+        inputs = torch.from_numpy(make_inputs(samples, prep, aug, rng))
+        order = torch.from_numpy(rng.permutation(len(samples)))
+        model.train()
+        losses = []
+        for start in range(0, len(samples), settings.batch_size):
+            batch = order[start:start + settings.batch_size]
+            optimiser.zero_grad()
+            loss = loss_fn(model(inputs[batch]), targets[batch])
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            losses.append(loss.item())
+            steps += 1
+            if steps >= total:
+                break
+        mean_loss = float(np.mean(losses))
+        log.info("epoch %d: %d steps, mean loss %.4f", epoch + 1, steps, mean_loss)
+        if progress is not None:
+            progress(epoch + 1, steps, mean_loss)
+        if steps >= total:
+            break
+    model.eval()
+    return steps
+
+
+def probabilities(model, inputs: np.ndarray) -> np.ndarray:
+    """Softmax probabilities (N, L) float32 of ``model`` in eval mode on ``inputs`` (N, C, h, w)."""
+    model.eval()
+    with torch.no_grad():
+        return torch.softmax(model(torch.from_numpy(inputs)).double(), dim=1).float().numpy()

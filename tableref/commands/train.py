@@ -1,0 +1,57 @@
+"""``tableref train``: run a registered training recipe; the model and its card land in --out."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import click
+
+from .. import models
+
+#: Shipped models live in the ``tableref.models`` package folder.
+DEFAULT_OUT = Path(models.__file__).resolve().parent
+
+
+@click.command("train")
+@click.option("--model", "name", metavar="NAME", help="The recipe to run (see --list).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for NAME.onnx and NAME.card.json [default: the models package folder].")
+@click.option("--epochs", type=click.IntRange(min=1), default=None, help="Override the recipe's epochs.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Stop after this many steps.")
+@click.option("--samples", type=click.IntRange(min=8), default=None, help="Override the recipe's pool size.")
+@click.option("--list", "list_only", is_flag=True, help="List the recipes and exit.")
+def command(name: str | None, out: Path | None, epochs: int | None, max_steps: int | None,
+            samples: int | None, list_only: bool) -> None:
+    """Train a classifier by recipe name, export it to ONNX, check it, and write its card.
+
+    Needs the optional train extra (PyTorch): pip install 'tableref[train]'.
+    """
+    from ..models.training.recipes import get_recipe, recipes, run_recipe
+
+    if list_only:
+        for recipe in recipes().values():
+            click.echo(f"{recipe.name}\t{recipe.description}")
+        return
+    if not name:
+        raise click.UsageError("give --model NAME (or --list to see the recipes)")
+    recipe = get_recipe(name)
+    from ..models.training import require_torch
+    require_torch()
+    out = out if out is not None else DEFAULT_OUT
+    words = ["tableref", "train", "--model", name]
+    for flag, value in (("--epochs", epochs), ("--max-steps", max_steps), ("--samples", samples)):
+        if value is not None:
+            words += [flag, str(value)]
+
+    def progress(epoch: int, steps: int, loss: float) -> None:
+        click.echo(f"  epoch {epoch}: {steps} steps, mean loss {loss:.4f}", err=True)
+
+    result = run_recipe(recipe, out, shlex.join(words), epochs=epochs, max_steps=max_steps,
+                        samples=samples, progress=progress)
+    training = result.card.training
+    click.echo(f"{result.card.name}: validation accuracy {training.val_accuracy:.4f} on "
+               f"{training.val_samples} samples ({training.measured_on}); "
+               f"{result.card.parameters} parameters; onnxruntime agrees with PyTorch within "
+               f"{result.max_probability_diff:.1e}; {result.seconds:.1f} s")
+    click.echo(f"wrote {result.card_path.with_name(result.card.file)} and {result.card_path}")
