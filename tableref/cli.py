@@ -19,7 +19,7 @@ log = logging.getLogger("tableref")
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_ILLEGAL = 0, 1, 2, 3
 
 #: Sub-command modules under ``tableref.commands``; each exposes a click command ``command``.
-COMMANDS = ("bench", "calibrate", "rules")
+COMMANDS = ("bench", "calibrate", "capture", "render", "rules", "train")
 
 
 class _LazyGroup(click.Group):
@@ -63,8 +63,12 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(EXIT_INPUT)
+    except click.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "tableref"
+        click.echo(f"error: {exc.format_message()} (see '{where} --help')", err=True)
+        sys.exit(EXIT_INPUT)
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"error: {exc.format_message()}", err=True)
         sys.exit(EXIT_INPUT)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)

@@ -50,3 +50,9 @@ def test_every_registered_command_imports():
     assert sorted(cli.list_commands(ctx)) == sorted(COMMANDS)
     for name in COMMANDS:
         assert cli.get_command(ctx, name) is not None
+
+
+def test_usage_error_is_one_line(run_cli):
+    result = run_cli("rules", "new", "--game", "chess", "--players", "2")
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and result.err.startswith("error: ") and "chess" in result.err

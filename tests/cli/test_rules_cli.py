@@ -81,7 +81,7 @@ def test_bad_input_is_one_clear_line_and_exit_2(words, needle, run_cli, tmp_path
     assert result.code == 2, result
     assert needle in result.err
     assert "Traceback" not in result.err
-    assert len(result.err.strip().splitlines()) <= 3
+    assert len(result.err.strip().splitlines()) == 1
 
 
 def test_illegal_move_exits_3_with_its_reason(run_cli, tmp_path):
