@@ -11,3 +11,7 @@ class ImageError(VisionError):
 
 class SourceError(VisionError):
     """A frame source that cannot be opened or has failed for good."""
+
+
+class SourceLost(SourceError):
+    """A live source (camera, stream) that was working and stopped; it may come back."""
