@@ -5,10 +5,6 @@ class CalibrationError(ValueError):
     """Base of every calibration error (bad pattern spec, too few views, bad profile...)."""
 
 
-class ImageFileError(CalibrationError):
-    """An image file that cannot be used: missing, not an image, truncated, unreadable."""
-
-
 class PatternSpecError(CalibrationError):
     """A calibration pattern spec (``chessboard:9x6``, ``charuco:...``) that cannot be parsed."""
 

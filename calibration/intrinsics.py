@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _fields as f
 from .errors import CalibrationError, TooFewViewsError
-from .images import read_image, to_gray
+from .images import to_gray
 from .patterns import Pattern
 
 log = logging.getLogger(__name__)
@@ -175,12 +175,6 @@ def calibrate_views(views: Mapping[str, np.ndarray], pattern: Pattern) -> Camera
                                "from different angles")
     rms, k, d, _rvecs, _tvecs = cv2.calibrateCamera(object_points, image_points, size, None, None, flags=0)
     return CameraCalibration(Intrinsics(k, d.ravel(), size, float(rms)), tuple(used), tuple(rejected))
-
-
-def calibrate_camera(files: Iterable[str | Path], pattern: Pattern) -> CameraCalibration:
-    """Read image files and calibrate (:func:`calibrate_views`); unreadable files raise ``ImageFileError``."""
-    views = {str(p): read_image(p) for p in files}
-    return calibrate_views(views, pattern)
 
 
 def _wxh(size: tuple[int, int]) -> str:

@@ -10,8 +10,7 @@ from typing import Any
 import click
 
 from ..calibration.errors import CalibrationError, MarkerError, ProfileError
-from ..calibration.images import read_image
-from ..calibration.intrinsics import calibrate_camera
+from ..calibration.intrinsics import calibrate_views
 from ..calibration.layout import DEFAULT_IDS, DEFAULT_MARKER_MM, MarkerLayout, default_layout
 from ..calibration.markers import DEFAULT_DICTIONARY, detect_markers
 from ..calibration.patterns import parse_pattern
@@ -20,6 +19,7 @@ from ..calibration.rectify import rectify
 from ..calibration.sheet import PAPER_MM, SHEET_DPI, marker_sheet
 from ..calibration.pdf import write_page
 from ..calibration.table import calibrate_table
+from ..vision.imageio import read_image
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def camera(pattern_spec: str, out: str | None, images: tuple[str, ...]) -> None:
     """Camera intrinsics from photos of a calibration pattern (at least 3 usable)."""
     pattern = parse_pattern(pattern_spec)
     base = _existing(out)
-    result = calibrate_camera(images, pattern)
+    result = calibrate_views({str(p): read_image(p) for p in images}, pattern)
     report = result.to_json()
     if out is not None:
         profile = (base or Profile()).with_intrinsics(result.intrinsics)

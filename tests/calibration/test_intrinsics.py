@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tableref.calibration.errors import MarkerError, PatternSpecError, TooFewViewsError
-from tableref.calibration.images import read_image
+from tableref.vision.imageio import read_image
 from tableref.calibration.intrinsics import calibrate_views
 from tableref.calibration.patterns import CharucoPattern, ChessboardPattern, parse_pattern
 

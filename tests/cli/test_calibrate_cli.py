@@ -108,9 +108,9 @@ def _truncated_jpeg(folder):
 
 
 @pytest.mark.parametrize(("case", "expected"), [
-    ("missing file", "error: image '{d}/nowhere.jpg' does not exist"),
-    ("not an image", "error: '{d}/notes.txt' is not an image OpenCV can decode"),
-    ("truncated jpeg", "error: image '{d}/cut.jpg' is a truncated JPEG"),
+    ("missing file", "error: image file '{d}/nowhere.jpg' does not exist"),
+    ("not an image", "error: image file '{d}/notes.txt' is not an image"),
+    ("truncated jpeg", "error: image file '{d}/cut.jpg': JPEG data ends before its end-of-image marker"),
     ("no pattern (camera)", "error: only 2 of 3 images usable for calibration, at least 3 needed; {d}/blank.png: no chessboard 9x6"),
     ("fewer than 3 views", "error: only 2 of 2 images usable for calibration, at least 3 needed: take more photos"),
     ("no markers (table)", "error: no DICT_4X4_50 ArUco markers found in '{d}/blank.png'"),
