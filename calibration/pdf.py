@@ -1,7 +1,8 @@
-"""Writing a raster page as a true-size PDF or PNG (no dependency beyond the standard library).
+"""Writing raster pages as a true-size PDF or PNG (no dependency beyond the standard library).
 
-The PDF is minimal and valid (PDF 1.4): one page whose MediaBox is the paper size in points
-(1 pt = 1/72 inch), showing one greyscale image (Flate-compressed) stretched over the whole
+Used by the marker sheet and by the print-and-play sheets of the digital twin.  The PDF is
+minimal and valid (PDF 1.4): pages whose MediaBox is the paper size in points (1 pt = 1/72
+inch), each showing one image (greyscale or RGB, Flate-compressed) stretched over the whole
 page, so each image pixel prints at the raster's dpi. The PNG carries a ``pHYs`` chunk with
 the dpi so that image viewers print it at true size too.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import struct
 import zlib
 from pathlib import Path
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -21,31 +23,45 @@ MM_PER_INCH = 25.4
 POINTS_PER_INCH = 72.0
 
 
-def pdf_bytes(page: np.ndarray, paper_mm: tuple[float, float]) -> bytes:
-    """A one-page PDF showing ``page`` over a ``paper_mm`` (width, height) page.
+def _image_object(page: np.ndarray) -> bytes:
+    """The PDF image XObject of one page: grey (H, W) or BGR (H, W, 3) uint8, Flate-compressed."""
+    if page.dtype != np.uint8 or not (page.ndim == 2 or (page.ndim == 3 and page.shape[2] == 3)):
+        raise CalibrationError(f"a PDF page is a uint8 image (H, W) or (H, W, 3), got {page.dtype} {page.shape}")
+    if page.ndim == 2:
+        colour_space, raw = "DeviceGray", page
+    else:
+        colour_space, raw = "DeviceRGB", cv2.cvtColor(page, cv2.COLOR_BGR2RGB)
+    data = zlib.compress(np.ascontiguousarray(raw).tobytes(), 9)
+    return (f"<< /Type /XObject /Subtype /Image /Width {page.shape[1]} /Height {page.shape[0]} "
+            f"/ColorSpace /{colour_space} /BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\n"
+            "stream\n").encode("ascii") + data + b"\nendstream"
+
+
+def pdf_bytes(pages: np.ndarray | Sequence[np.ndarray], paper_mm: tuple[float, float]) -> bytes:
+    """A PDF with one page per raster, each stretched over a ``paper_mm`` (width, height) page.
 
     Parameters
     ----------
-    page : ndarray of shape (H, W), uint8
-        Greyscale raster of the whole page, top row first.
+    pages : ndarray of shape (H, W) or (H, W, 3), uint8, or a sequence of them
+        Raster of each whole page, top row first; greyscale or BGR.
     paper_mm : (width, height), millimetres
     """
-    if page.ndim != 2 or page.dtype != np.uint8:
-        raise CalibrationError(f"a PDF page is a greyscale uint8 image (H, W), got {page.dtype} {page.shape}")
+    pages = [pages] if isinstance(pages, np.ndarray) else list(pages)
+    if not pages:
+        raise CalibrationError("a PDF needs at least one page")
     width_pt, height_pt = (v / MM_PER_INCH * POINTS_PER_INCH for v in paper_mm)
-    rows, cols = page.shape
-    data = zlib.compress(np.ascontiguousarray(page).tobytes(), 9)
     drawing = f"q {width_pt:.4f} 0 0 {height_pt:.4f} 0 0 cm /Im0 Do Q\n".encode("ascii")
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width_pt:.4f} {height_pt:.4f}] "
-         "/Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>").encode("ascii"),
-        (f"<< /Type /XObject /Subtype /Image /Width {cols} /Height {rows} /ColorSpace /DeviceGray "
-         f"/BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\nstream\n").encode("ascii")
-        + data + b"\nendstream",
-        f"<< /Length {len(drawing)} >>\nstream\n".encode("ascii") + drawing + b"endstream",
-    ]
+    kids = " ".join(f"{3 + 3 * k} 0 R" for k in range(len(pages)))
+    # objects: 1 catalogue, 2 page tree, then per page k: 3+3k page, 4+3k image, 5+3k contents
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode("ascii")]
+    for k, page in enumerate(pages):
+        objects += [
+            (f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width_pt:.4f} {height_pt:.4f}] "
+             f"/Resources << /XObject << /Im0 {4 + 3 * k} 0 R >> >> /Contents {5 + 3 * k} 0 R >>").encode("ascii"),
+            _image_object(page),
+            f"<< /Length {len(drawing)} >>\nstream\n".encode("ascii") + drawing + b"endstream",
+        ]
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -59,7 +75,7 @@ def pdf_bytes(page: np.ndarray, paper_mm: tuple[float, float]) -> bytes:
 
 
 def png_bytes(page: np.ndarray, dpi: float) -> bytes:
-    """PNG bytes of ``page`` with a ``pHYs`` chunk saying ``dpi`` (pixels per metre in PNG terms)."""
+    """PNG bytes of ``page`` (grey or BGR) with a ``pHYs`` chunk saying ``dpi`` (pixels per metre in PNG terms)."""
     ok, encoded = cv2.imencode(".png", page)
     if not ok:
         raise CalibrationError("the page could not be encoded as PNG")
