@@ -8,19 +8,21 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from itertools import combinations
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from ..common import Violation
 from ..errors import IllegalMove, InvalidInput
 from .board import Board, preset
 from .catalogue import JOKERS_PER_PLAYER, TOKENS, card_colours, player_cards, player_jokers
-from .geometry import (all_free_pairs, bare_token_cells, class_key, farther, guarded_cells, hand_classes,
-                       held_classes, is_blocked, is_free, orient, pairs_at, token_targets)
+from .geometry import (bare_token_cells, class_key, free_pairs, guarded_cells, hand_classes, held_classes,
+                       is_blocked, token_targets)
+from .offers import card_offers, carry, joker_offers
 from .moves import Move, NextRound, Place, PlaceJoker, SetTokens, ToPlayerBoard
 from .options import resolve_options
-from .placement import HARD, PREFIX, can_follow, card_faults, joker_faults, cells_of
+from .placement import HARD, PREFIX, card_faults, joker_faults, cells_of
 from .scoring import PLAYER_BOARD_CARDS, round_points
-from .state import FREE, MAX_PLAYERS, MIN_PLAYERS, Piece, State
+from .state import MAX_PLAYERS, MIN_PLAYERS, Piece, State, evolve
+from .tables import tables
 
 
 def _board_for(players: int, opts: dict) -> Board:
@@ -61,48 +63,51 @@ def _rc(state: State, cells) -> tuple:
 
 def player_moves(state: State, p: int) -> Iterator[Move]:
     """Every legal placement (cards, jokers, relocations) of player ``p`` while the round is on."""
+    for chunk in _move_chunks(state, p):
+        yield from chunk
+
+
+def _move_chunks(state: State, p: int) -> Iterator[Sequence[Move]]:
+    """``player_moves(state, p)`` in consecutive runs (the offers of one token, the relocations)."""
     if state.phase != "play" or not state.hands[p]:
         return
-    bare = bare_token_cells(state)
-    classes = hand_classes(state, p)
-    guarded = guarded_cells(state, p)
-    colours = state.board.colours
-    wrong_ok = state.opts["wrong_way_round"] == "allowed"
     lock = next((t for t, q in state.locks if q == p), None)
-    owed = [t for q, t in state.relocations if q == p]
+    owed = tuple(t for q, t in state.relocations if q == p)
     if lock is None and owed:
-        moves = []
-        for a, b in all_free_pairs(state, bare):
-            card = classes.get(class_key(colours[a], colours[b]))
-            if card is None or a in guarded or b in guarded:
-                continue
-            straight, wrong = orient(state, card, a, b)
-            for cells in (straight, wrong) if wrong_ok and colours[a] != colours[b] else (straight,):
-                for t in owed:
-                    for to in (0, 1):
-                        moves.append(Place(p, card, _rc(state, cells), t, to, True))
-        yield from moves
+        moves = _relocations(state, p, owed)
+        yield moves
         if moves and state.opts["must_play"]:
             return
     for t in ((lock,) if lock is not None else range(TOKENS)):
         if any(tt == t and q != p for tt, q in state.locks):
             continue
-        origin = state.tokens[t]
-        for a, b in pairs_at(state, t, bare):
-            card = classes.get(class_key(colours[a], colours[b]))
-            if card is None or a in guarded or b in guarded:
-                continue
-            straight, wrong = orient(state, card, a, b)
-            for cells in (straight, wrong) if wrong_ok and colours[a] != colours[b] else (straight,):
-                yield Place(p, card, _rc(state, cells), t, farther(state, origin, cells))
-        if state.jokers[p] and (state.opts["joker_from_start"] or state.cover[origin] != FREE):
-            targets = token_targets(state, t)
-            left = len(state.jokers[p]) - 1
-            for target in targets:
-                for a in state.board.edges[target]:
-                    if (a not in targets and a not in guarded and is_free(state, a, bare)
-                            and can_follow(state, p, a, frozenset({a}), left)):
-                        yield PlaceJoker(p, state.jokers[p][0], state.board.cell(a), t)
+        yield card_offers(state, p, t)
+        yield joker_offers(state, p, t)
+
+
+def _relocations(state: State, p: int, owed: tuple[int, ...]) -> tuple[Place, ...]:
+    """Player ``p``'s cards on any free place, each moving one of the blocked tokens ``owed``."""
+    key = ("relocations", p, owed)
+    found = state.memo.get(key)
+    if found is not None:
+        return found
+    tab = tables(state)
+    classes = hand_classes(state, p)
+    guarded = guarded_cells(state, p)
+    colours = state.board.colours
+    wrong_ok = state.opts["wrong_way_round"] == "allowed"
+    moves = []
+    for a, b, pair in free_pairs(state):
+        card = classes.get(pair)
+        if card is None or a in guarded or b in guarded:
+            continue
+        straight = (a, b) if card_colours(card) == (colours[a], colours[b]) else (b, a)
+        for x, y in (straight, straight[::-1]) if wrong_ok and colours[a] != colours[b] else (straight,):
+            for t in owed:
+                for to in (0, 1):
+                    moves.append(tab.place(p, card, x, y, t, to, True))
+    found = state.memo[key] = tuple(moves)
+    return found
 
 
 def _board_choices(state: State, p: int, mandatory: bool) -> list[ToPlayerBoard]:
@@ -119,7 +124,22 @@ def _board_choices(state: State, p: int, mandatory: bool) -> list[ToPlayerBoard]
 
 def legal_moves(state: State) -> list[Move]:
     if state.phase == "play":
-        return [m for p in range(state.players) for m in player_moves(state, p)]
+        out: list[Move] = []
+        memo, locks = state.memo, state.locks
+        for p, hand in enumerate(state.hands):
+            if not hand:
+                continue
+            if any(q == p for q, _ in state.relocations) or any(q == p for _, q in locks):
+                for chunk in _move_chunks(state, p):
+                    out.extend(chunk)
+                continue
+            for t in range(TOKENS):  # as ``_move_chunks`` for a player with no lock and no relocation
+                if any(tt == t for tt, _ in locks):
+                    continue
+                cards, jokers = memo.get(("cards", p, t)), memo.get(("jokers", p, t))
+                out.extend(card_offers(state, p, t) if cards is None else cards)
+                out.extend(joker_offers(state, p, t) if jokers is None else jokers)
+        return out
     if state.phase == "player_boards":
         return [m for p, mandatory in state.owes for m in _board_choices(state, p, mandatory)]
     if state.phase == "next_round":
@@ -128,7 +148,7 @@ def legal_moves(state: State) -> list[Move]:
 
 
 def anyone_can_play(state: State) -> bool:
-    return any(next(player_moves(state, p), None) is not None for p in range(state.players))
+    return any(chunk for p in range(state.players) for chunk in _move_chunks(state, p))
 
 
 # -- apply -----------------------------------------------------------------------------------
@@ -200,8 +220,8 @@ def _place_card(state: State, move: Place, faults: tuple[str, ...]) -> State:
     if move.relocate and (p, token) in relocations:
         i = relocations.index((p, token))
         relocations = relocations[:i] + relocations[i + 1:]
-    new = replace(state, hands=tuple(hands), pieces=state.pieces + (Piece("card", move.card, cells, faults),),
-                  tokens=tuple(tokens), locks=locks, relocations=relocations)
+    new = _put(state, Piece("card", move.card, cells, faults), hands=tuple(hands), tokens=tuple(tokens), locks=locks,
+               relocations=relocations)
     return _settle(state, new, p, token)
 
 
@@ -215,9 +235,20 @@ def _place_joker(state: State, move: PlaceJoker, faults: tuple[str, ...]) -> Sta
     if token is not None:
         tokens[token] = cell
         locks = tuple(lk for lk in locks if lk[0] != token) + ((token, p),)
-    new = replace(state, jokers=tuple(jokers), pieces=state.pieces + (Piece("joker", move.joker, (cell,), faults),),
-                  tokens=tuple(tokens), locks=locks)
+    new = _put(state, Piece("joker", move.joker, (cell,), faults), jokers=tuple(jokers), tokens=tuple(tokens),
+               locks=locks)
     return _settle(state, new, p, token)
+
+
+def _put(state: State, piece: Piece, **changes) -> State:
+    """``state`` with ``piece`` on top of the board and ``changes``; what the piece leaves as it was
+    is carried over (``offers.carry``)."""
+    cover = list(state.cover)
+    for c in piece.cells:
+        cover[c] = len(state.pieces)
+    new = evolve(state, tuple(cover), pieces=state.pieces + (piece,), **changes)
+    carry(state, new, set(piece.cells) | {old for old, now in zip(state.tokens, new.tokens) if old != now})
+    return new
 
 
 def _settle(old: State, new: State, player: int, token: int | None) -> State:
@@ -236,7 +267,7 @@ def _settle(old: State, new: State, player: int, token: int | None) -> State:
     if newly and new.opts["relocate"] == "one":
         newly = newly[:1]
     if newly:
-        new = replace(new, relocations=new.relocations + tuple((player, t) for t in newly))
+        new = evolve(new, memo=new.memo, relocations=new.relocations + tuple((player, t) for t in newly))
     return _check_round_end(new, player)
 
 

@@ -1,11 +1,13 @@
 """Where cards can go: the spaces a token offers, free spaces, blocked tokens, fitting cards.
 
-All functions are pure and work on space indices of ``state.board``.
+All functions are pure and work on space indices of ``state.board``.  A state never changes,
+so what these functions derive from it alone is computed once and kept in ``state.memo``
+(keys named after the function); the values handed out are shared: callers must not modify them.
 """
 
 from __future__ import annotations
 
-from .catalogue import card_colours
+from .catalogue import CARD_COLOURS, card_colours
 from .state import FREE, State
 
 
@@ -23,7 +25,11 @@ def token_targets(state: State, token: int) -> tuple[int, ...]:
 
 def bare_token_cells(state: State) -> frozenset[int]:
     """Spaces on which a token stands with no card under it (they are not free)."""
-    return frozenset(c for c in state.tokens if state.cover[c] == FREE)
+    out = state.memo.get("bare")
+    if out is None:
+        cover = state.cover
+        out = state.memo["bare"] = frozenset(c for c in state.tokens if cover[c] == FREE)
+    return out
 
 
 def guarded_cells(state: State, player: int) -> frozenset[int]:
@@ -32,6 +38,10 @@ def guarded_cells(state: State, player: int) -> frozenset[int]:
     Option ``joker_lock``: ``"follow_up"`` -- jokers whose owner still has to play next to
     them; ``"round"`` -- every joker of another player, for the whole round.
     """
+    key = ("guarded", player)
+    found = state.memo.get(key)
+    if found is not None:
+        return found
     out: set[int] = set()
     edges = state.board.edges
     if state.opts["joker_lock"] == "round":
@@ -41,7 +51,8 @@ def guarded_cells(state: State, player: int) -> frozenset[int]:
     for token, owner in state.locks:
         if owner != player:
             out.update(edges[state.tokens[token]])
-    return frozenset(out)
+    found = state.memo[key] = frozenset(out)
+    return found
 
 
 def is_free(state: State, cell: int, bare: frozenset[int]) -> bool:
@@ -53,47 +64,77 @@ def class_key(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
 
+#: The colour class of card ``k`` of every player (``catalogue.CARD_COLOURS`` order).
+CARD_CLASSES: tuple[tuple[str, str], ...] = tuple(class_key(a, b) for a, b in CARD_COLOURS)
+
+
 def hand_classes(state: State, player: int) -> dict[tuple[str, str], int]:
     """Colour pair -> the lowest card id of that pair in ``player``'s hand (equal cards are
     interchangeable for the camera)."""
-    out: dict[tuple[str, str], int] = {}
-    for card in state.hands[player]:
-        key = class_key(*card_colours(card))
-        if key not in out:
-            out[key] = card
+    key = ("classes", player)
+    out = state.memo.get(key)
+    if out is None:
+        out = {}
+        n = len(CARD_CLASSES)
+        for card in state.hands[player]:
+            pair = CARD_CLASSES[card % n]
+            if pair not in out:
+                out[pair] = card
+        state.memo[key] = out
     return out
 
 
 def pairs_at(state: State, token: int, bare: frozenset[int]) -> list[tuple[int, int]]:
     """Free space pairs ``(a, b)`` sharing an edge, ``a`` touching the token's targets along an
     edge; each unordered pair once."""
-    board = state.board
+    edges, colours, cover = state.board.edges, state.board.colours, state.cover
     targets = token_targets(state, token)
-    seen: set[frozenset[int]] = set()
+    seen: set[tuple[int, int]] = set()
     out = []
     for t in targets:
-        for a in board.edges[t]:
-            if a in targets or not is_free(state, a, bare):
+        for a in edges[t]:
+            if a in targets or cover[a] != FREE or a in bare or colours[a] is None:
                 continue
-            for b in board.edges[a]:
-                if b in targets or not is_free(state, b, bare):
+            for b in edges[a]:
+                if b in targets or cover[b] != FREE or b in bare or colours[b] is None:
                     continue
-                key = frozenset((a, b))
+                key = (a, b) if a < b else (b, a)
                 if key not in seen:
                     seen.add(key)
                     out.append((a, b))
     return out
 
 
+def token_pairs(state: State, token: int) -> tuple[tuple[int, int, tuple[str, str]], ...]:
+    """``pairs_at(state, token, bare_token_cells(state))``, each pair with its colour class."""
+    key = ("pairs", token)
+    out = state.memo.get(key)
+    if out is None:
+        colours = state.board.colours
+        out = state.memo[key] = tuple((a, b, class_key(colours[a], colours[b]))
+                                      for a, b in pairs_at(state, token, bare_token_cells(state)))
+    return out
+
+
 def all_free_pairs(state: State, bare: frozenset[int]) -> list[tuple[int, int]]:
     """Every free pair of spaces sharing an edge, each once (``a < b``)."""
-    edges = state.board.edges
+    edges, colours, cover = state.board.edges, state.board.colours, state.cover
     out = []
-    for a in range(len(state.cover)):
-        if is_free(state, a, bare):
+    for a in range(len(cover)):
+        if cover[a] == FREE and a not in bare and colours[a] is not None:
             for b in edges[a]:
-                if b > a and is_free(state, b, bare):
+                if b > a and cover[b] == FREE and b not in bare and colours[b] is not None:
                     out.append((a, b))
+    return out
+
+
+def free_pairs(state: State) -> tuple[tuple[int, int, tuple[str, str]], ...]:
+    """``all_free_pairs(state, bare_token_cells(state))``, each pair with its colour class."""
+    out = state.memo.get("free_pairs")
+    if out is None:
+        colours = state.board.colours
+        out = state.memo["free_pairs"] = tuple((a, b, class_key(colours[a], colours[b]))
+                                               for a, b in all_free_pairs(state, bare_token_cells(state)))
     return out
 
 
@@ -119,6 +160,9 @@ def is_blocked(state: State, token: int, bare: frozenset[int], held: set[tuple[s
     ``held`` is None for the geometric reading (option ``cul_de_sac="geometry"``); otherwise
     the colour pairs still held by any player, and a place counts only if one of them fits.
     """
+    if bare == bare_token_cells(state):
+        pairs = token_pairs(state, token)
+        return not pairs if held is None else not any(key in held for _, _, key in pairs)
     colours = state.board.colours
     for a, b in pairs_at(state, token, bare):
         if held is None or class_key(colours[a], colours[b]) in held:
@@ -130,4 +174,8 @@ def held_classes(state: State) -> set[tuple[str, str]] | None:
     """The colour pairs still in any hand, or None under the geometric cul-de-sac reading."""
     if state.opts["cul_de_sac"] == "geometry":
         return None
-    return {class_key(*card_colours(c)) for hand in state.hands for c in hand}
+    out = state.memo.get("held")
+    if out is None:
+        n = len(CARD_CLASSES)
+        out = state.memo["held"] = {CARD_CLASSES[c % n] for hand in state.hands for c in hand}
+    return out

@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..common import Violation
 from ..errors import InvalidInput
 from .catalogue import CARDS_PER_PLAYER, TOKENS, card_colours, card_name, joker_name, joker_owner
-from .geometry import (all_free_pairs, bare_token_cells, class_key, farther, guarded_cells, hand_classes,
-                       is_free, pairs_at, token_targets)
+from .geometry import (bare_token_cells, class_key, farther, free_pairs, guarded_cells, hand_classes, pairs_at,
+                       token_targets)
 from .moves import Place, PlaceJoker
 from .state import FREE, State
 
@@ -191,13 +191,14 @@ def rule_relocation_first(state: State, move: Place) -> Violation | None:
 
 def can_relocate(state: State, player: int) -> bool:
     """True when some card of ``player`` fits some free place anywhere (colours, no guarded joker)."""
-    classes = hand_classes(state, player)
-    colours = state.board.colours
-    guarded = guarded_cells(state, player)
-    for a, b in all_free_pairs(state, bare_token_cells(state)):
-        if class_key(colours[a], colours[b]) in classes and a not in guarded and b not in guarded:
-            return True
-    return False
+    key = ("can_relocate", player)
+    found = state.memo.get(key)
+    if found is None:
+        classes = hand_classes(state, player)
+        guarded = guarded_cells(state, player)
+        found = state.memo[key] = any(pair in classes and a not in guarded and b not in guarded
+                                      for a, b, pair in free_pairs(state))
+    return found
 
 
 def card_faults(state: State, move: Place) -> list[Violation]:
@@ -263,17 +264,24 @@ def rule_joker_can_follow(state: State, move: PlaceJoker, cell: int) -> Violatio
 def can_follow(state: State, player: int, cell: int, covered: frozenset[int], jokers_left: int) -> bool:
     """True when ``player`` can put a card (or, with a joker left, a joker and then a card) next to
     a joker on ``cell``; ``covered`` are spaces taken by the jokers just played."""
-    board = state.board
+    key = ("can_follow", player, cell, covered, jokers_left)
+    found = state.memo.get(key)
+    if found is None:
+        found = state.memo[key] = _can_follow(state, player, cell, covered, jokers_left)
+    return found
+
+
+def _can_follow(state: State, player: int, cell: int, covered: frozenset[int], jokers_left: int) -> bool:
+    edges, colours, cover = state.board.edges, state.board.colours, state.cover
     bare = bare_token_cells(state)
     classes = hand_classes(state, player)
     guarded = guarded_cells(state, player)
-    colours = board.colours
-    for a in board.edges[cell]:
-        if a in covered or a in guarded or not is_free(state, a, bare):
+    for a in edges[cell]:
+        if a in covered or a in guarded or cover[a] != FREE or a in bare or colours[a] is None:
             continue
-        for b in board.edges[a]:
-            if (b not in covered and b not in guarded and is_free(state, b, bare)
-                    and class_key(colours[a], colours[b]) in classes):
+        for b in edges[a]:
+            if (b not in covered and b not in guarded and cover[b] == FREE and b not in bare
+                    and colours[b] is not None and class_key(colours[a], colours[b]) in classes):
                 return True
         if jokers_left > 0 and can_follow(state, player, a, covered | {a}, jokers_left - 1):
             return True

@@ -12,7 +12,7 @@ first is allowed to stay on the board" -- the one lying on top is taken back (``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..common import Explanation, Verdict, Violation
 from ..errors import IllegalMove

@@ -92,6 +92,8 @@ class State:
     owes: tuple[tuple[int, bool], ...] = ()
     cover: tuple[int, ...] = field(init=False, repr=False, compare=False)
     opts: dict = field(init=False, repr=False, compare=False)
+    #: Facts derived from this (immutable) state, computed once on demand (see ``geometry``).
+    memo: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -105,6 +107,7 @@ class State:
             raise InvalidInput(f"state has {len(self.tokens)} tokens, expected {TOKENS}")
         object.__setattr__(self, "cover", covers_of(self.board, self.pieces))
         object.__setattr__(self, "opts", dict(self.options))
+        object.__setattr__(self, "memo", {})
 
     @property
     def to_move(self) -> int:
@@ -164,6 +167,28 @@ class State:
         )
         check_conservation(state)
         return state
+
+
+def evolve(state: State, cover: tuple[int, ...] | None = None, memo: dict | None = None, **changes: Any) -> State:
+    """``state`` with ``changes``: the engine's own transitions, which keep every field valid by
+    construction, so the checks of ``State.__post_init__`` are not run again (inputs from outside
+    go through ``State(...)`` or ``State.from_json``).  ``cover`` is the new cover when the caller
+    knows it; it is recomputed when ``pieces`` change without it.  ``memo`` is the new state's
+    memo when the caller knows that ``state.memo`` holds for it too (its entries depend on the
+    board, pieces, tokens, hands, jokers, locks and options, never on ``relocations``)."""
+    new = object.__new__(State)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    if cover is not None:
+        fields["cover"] = cover
+    elif "pieces" in changes:
+        fields["cover"] = covers_of(state.board, fields["pieces"])
+    if memo is None:
+        tables = state.memo.get("tables")  # depends on the board alone, which never changes here
+        memo = {} if tables is None else {"tables": tables}
+    fields["memo"] = memo
+    return new
 
 
 def covers_of(board: Board, pieces: tuple[Piece, ...]) -> tuple[int, ...]:
