@@ -96,12 +96,16 @@ class Render:
         see ``truth.objects[*].label`` and ``truth.markers[*].label``
     truth : Truth
     jpeg : bytes or None, the compressed image as a webcam would send it
+    parts_labels : ndarray (H, W) int32 or None: the label image of the layout's parts and
+        markers alone, before distractors and hands were drawn over them (what each pixel
+        would show without them); set by :func:`render`
     """
 
     image: np.ndarray
     labels: np.ndarray
     truth: Truth
     jpeg: bytes | None = None
+    parts_labels: np.ndarray | None = None
 
 
 def stream(seed: int, name: str, *more: int) -> np.random.Generator:
@@ -310,9 +314,10 @@ def render(layout: Layout, seed: int, settings: RenderSettings = RenderSettings(
     canvas = stage.canvas()
     placements = stage.placements(layout)
     geometry = draw_placements(stage, canvas, placements)
+    parts_labels = canvas.labels.copy()
     n_fixed = len(placements)
     extras = _props(stage, canvas, layout, n_fixed + 1)
-    return _finish(stage, canvas, placements, geometry, extras)
+    return replace(_finish(stage, canvas, placements, geometry, extras), parts_labels=parts_labels)
 
 
 def _props(stage: Stage, canvas: Canvas, layout: Layout, first_label: int) -> list[tuple]:
