@@ -11,13 +11,14 @@ from ..bench import format_table, machine
 
 @click.command("bench")
 @click.option("--rules", "do_rules", is_flag=True, help="Random legal games per second and referee time, per game.")
+@click.option("--live", "do_live", is_flag=True, help="Cost of an unchanged 1280x720 frame (motion gate, stream encode).")
 @click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Games per game for --rules.")
 @click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
-def command(do_rules: bool, games: int, seed: int, as_json: bool) -> None:
+def command(do_rules: bool, do_live: bool, games: int, seed: int, as_json: bool) -> None:
     """Measure speed and accuracy. With no area flag, every area is measured."""
-    everything = not do_rules
+    everything = not (do_rules or do_live)
     figures = []
     if do_rules or everything:
         from ..bench import rules as rules_bench
@@ -27,6 +28,9 @@ def command(do_rules: bool, games: int, seed: int, as_json: bool) -> None:
                 click.echo(f"  rules {name}: {done}/{total} games", err=True)
 
         figures += rules_bench.run(games, seed, progress=progress)
+    if do_live or everything:
+        from ..bench import live as live_bench
+        figures += live_bench.run(seed=seed)
     if as_json:
         click.echo(json.dumps({"machine": machine(), "figures": [f.to_json() for f in figures]}, indent=2))
     else:

@@ -1,0 +1,240 @@
+"""The live session end to end on frames made here: moves, flags with snapshots, decisions,
+corrections, commit-before-show, resume, a game without a recogniser, a source that vanishes."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import cv2
+import numpy as np
+import pytest
+
+import live_scenes as ls
+from tableref.gamelog import GameLog, LogError, PlayerInfo
+from tableref.input import InputError
+from tableref.rules.errors import RulesError
+from tableref.live.recognition import NoRecogniser
+from tableref.rules import game
+from tableref.rules.dolcevita.catalogue import number_label
+from tableref.session import Session, SessionError, SessionSettings
+from tableref.vision.capture import CaptureSettings, register_source, unregister_source
+
+GAME, SEED = "dolcevita", 5
+PLAYERS = [PlayerInfo("Ann", "#ff0000"), PlayerInfo("Bob", "#0000ff")]
+FRAMES_PER_SCENE = 8
+#: Fast folder playback that drops no frame, so each scene is seen whole.
+CAPTURE = CaptureSettings(folder_fps=60.0, every_frame=True)
+RULES = game(GAME)
+
+
+def _illegal(observation: dict, state) -> dict:
+    """``observation`` plus a number card of the player who is not to move (not their turn)."""
+    other = 1 - state.to_move
+    card = {"label": number_label(other, state.hands[other][0]), "where": "column:2:under", "confidence": 0.95}
+    return {**observation, "items": observation["items"] + [card]}
+
+
+@pytest.fixture
+def scenes():
+    states, observations = ls.playout_scenes(GAME, 2, SEED, 3)
+    return states, observations
+
+
+def _session(tmp_path, scene_list, observations, name="frames"):
+    ls.register(GAME, dict(enumerate(observations)))
+    ls.write_frames(tmp_path / name, scene_list, FRAMES_PER_SCENE)
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog, SessionSettings(capture=CAPTURE), launch_source=str(tmp_path / name))
+    return session, gamelog
+
+
+def _kinds(gamelog, game_id):
+    return [e.kind for e in gamelog.events(game_id)]
+
+
+def test_moves_are_committed_before_they_are_shown(tmp_path, scenes):
+    states, observations = scenes
+    session, gamelog = _session(tmp_path, [0, 1, 2, 3], observations)
+    shown_in_db = []
+    publish = session.hub.publish
+
+    def checking_publish(kind, data):
+        if kind == "event":  # at the moment it is shown, another connection must already see it
+            other = sqlite3.connect(gamelog.path)
+            shown_in_db.append(other.execute("SELECT kind FROM events WHERE game_id = ? AND seq = ?",
+                                             (data["game_id"], data["seq"])).fetchone() is not None)
+            other.close()
+        publish(kind, data)
+
+    session.hub.publish = checking_publish
+    try:
+        record = session.start_game(GAME, PLAYERS, seed=SEED)
+        session.set_source("launch")
+        ls.wait_for(lambda: len(shown_in_db) >= 4)
+        assert _kinds(gamelog, record.id) == ["game_started"] + ["move_accepted"] * 3
+        assert shown_in_db == [True] * 4
+        assert session.view()["state"] == states[3].to_json()
+        assert session.view()["score"]["names"] == ["Ann", "Bob"]
+    finally:
+        session.close()
+        gamelog.close()
+
+
+def test_a_failed_commit_shows_nothing(tmp_path, scenes):
+    _, observations = scenes
+    session, gamelog = _session(tmp_path, [0, 1], observations)
+    shown = []
+    session.hub.publish = lambda kind, data: shown.append(kind)
+    record = session.start_game(GAME, PLAYERS, seed=SEED)
+
+    def broken_append(game_id, draft):
+        raise LogError("disk full")
+
+    gamelog.append = broken_append
+    try:
+        session.set_source("launch")
+        ls.wait_for(lambda: (session.view()["loop"] or {}).get("problem"))
+        assert "disk full" in session.view()["loop"]["problem"]
+        assert shown.count("event") == 1  # only game_started, committed before the log broke
+        assert session.view()["state"] == record.initial_state
+    finally:
+        session.close()
+        gamelog.close()
+
+
+def test_restart_resumes_the_game(tmp_path, scenes):
+    states, observations = scenes
+    session, gamelog = _session(tmp_path, [0, 1, 2], observations)
+    record = session.start_game(GAME, PLAYERS, seed=SEED)
+    session.set_source("launch")
+    ls.wait_for(lambda: len(gamelog.events(record.id)) >= 3)
+    session.close()
+    gamelog.close()
+    again_log = GameLog(tmp_path / "games.sqlite")
+    again = Session(again_log, SessionSettings(capture=CAPTURE))
+    try:
+        resumed = again.resume()
+        assert resumed is not None and resumed.id == record.id
+        assert again.view()["state"] == states[2].to_json()
+        with pytest.raises(SessionError, match="still in play"):
+            again.start_game(GAME, PLAYERS, seed=1)
+    finally:
+        again.close()
+        again_log.close()
+
+
+def test_flag_snapshot_then_undo_and_accept(tmp_path, scenes):
+    states, observations = scenes
+    observations = observations + [_illegal(observations[0], states[0])]  # scene 4: a card out of turn
+    session, gamelog = _session(tmp_path, [0, 4], observations)
+    record = session.start_game(GAME, PLAYERS, seed=SEED)
+    try:
+        session.set_source("launch")
+        flag = ls.wait_for(lambda: session.view()["flags"])[0]
+        assert flag["kind"] == "illegal_flagged" and flag["player"] == 1
+        assert flag["data"]["violations"][0]["code"] == "dolcevita.not_your_turn"
+        assert "Bob" in flag["summary"]
+        snapshot = gamelog.event(record.id, flag["seq"]).snapshot
+        image = cv2.imdecode(np.frombuffer(snapshot, np.uint8), cv2.IMREAD_COLOR)
+        red = (image[:, :, 2] > 200) & (image[:, :, 1] < 60) & (image[:, :, 0] < 60)
+        assert red.sum() > 20  # the offending piece is outlined in red
+        flagged_state = session.view()["state"]
+        assert flagged_state != states[0].to_json()
+        session.undo(flag["seq"])
+        assert session.view()["state"] == states[0].to_json() and session.view()["flags"] == []
+        with pytest.raises(SessionError, match="not an open flag"):
+            session.accept(flag["seq"])
+        # the same change seen again (a correction re-reads it) is flagged again, and accepted this time
+        events = session.correct({"observation": observations[4]}, by=0)
+        assert events[0].kind == "state_corrected" and events[0].data["violations"]
+        assert session.view()["flags"][0]["seq"] == events[0].seq
+        session.accept(events[0].seq, by=0)
+        assert session.view()["flags"] == [] and session.view()["state"] == flagged_state
+        assert _kinds(gamelog, record.id)[-4:] == ["illegal_flagged", "flag_undone", "state_corrected",
+                                                   "flag_accepted"]
+    finally:
+        session.close()
+        gamelog.close()
+
+
+def test_correcting_a_misread(tmp_path, scenes):
+    states, observations = scenes
+    truth = observations[1]
+    misread = dict(truth)
+    moved = [i for i in truth["items"] if i["where"].endswith(":under")][0]
+    wrong_column = (int(moved["where"].split(":")[1]) + 1) % 7
+    misread["items"] = [i for i in truth["items"] if i is not moved] + [{**moved, "where": f"column:{wrong_column}:under"}]
+    session, gamelog = _session(tmp_path, [0, 1], [observations[0], misread])
+    record = session.start_game(GAME, PLAYERS, seed=SEED)
+    try:
+        session.set_source("launch")
+        ls.wait_for(lambda: len(gamelog.events(record.id)) >= 2)
+        assert session.view()["state"] != states[1].to_json()  # the misread was taken as a legal move
+        events = session.correct({"observation": truth}, by=1)
+        assert events[0].kind == "state_corrected" and events[0].player == 1
+        assert session.view()["state"] == states[1].to_json()
+        session.correct({"state": states[0].to_json()})
+        assert session.view()["state"] == states[0].to_json()
+        for payload, message in [({}, "exactly one"), ({"state": {"game": "ligretto"}}, "not 'dolcevita'|dolcevita"),
+                                 ({"observation": {"game": "dolcevita", "items": 3}}, "items")]:
+            with pytest.raises((InputError, RulesError), match=message):
+                session.correct(payload)
+    finally:
+        session.close()
+        gamelog.close()
+
+
+def test_a_game_without_a_recogniser_cannot_start(tmp_path):
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog)
+    try:
+        with pytest.raises(NoRecogniser, match="cannot recognise ligretto"):
+            session.start_game("ligretto", PLAYERS)
+        assert gamelog.games() == []
+        with pytest.raises(SessionError, match="no game"):
+            session.accept(1)
+    finally:
+        session.close()
+        gamelog.close()
+
+
+def test_a_source_that_disappears_mid_game(tmp_path, scenes):
+    _, observations = scenes
+    ls.register(GAME, dict(enumerate(observations)))
+    register_source("vanishing", lambda argument, settings: ls.VanishingCamera(), replace=True)
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    capture = CaptureSettings(max_reconnects=1, backoff_initial_s=0.05, backoff_max_s=0.05)
+    session = Session(gamelog, SessionSettings(capture=capture))
+    try:
+        session.start_game(GAME, PLAYERS, seed=SEED)
+        session.set_source("vanishing")
+        status = ls.wait_for(lambda: session.view()["source"]["status"]["state"] == "failed" and session.view())
+        assert "stopped delivering frames" in status["source"]["status"]["last_error"]
+        assert session.live_status()["source"] == "failed"
+        assert status["game"] is not None  # the game goes on, waiting for a source
+    finally:
+        session.close()
+        gamelog.close()
+        unregister_source("vanishing")
+
+
+def test_resuming_a_game_killed_before_its_end_was_recorded(tmp_path):
+    """The last move ended the game, but the process died before the game's end was committed."""
+    from tableref.events import EventDraft
+    from tableref.rules.playout import random_playout
+
+    record_of_play = random_playout(RULES, 2, SEED)
+    ls.register(GAME, {})
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    initial = RULES.new_game(2, None, SEED)
+    record = gamelog.create_game(GAME, PLAYERS, {}, SEED, initial.to_json())
+    gamelog.append(record.id, EventDraft("move_accepted", "the last move", 0, {}, record_of_play.final.to_json()))
+    session = Session(gamelog)
+    try:
+        session.resume()
+        assert _kinds(gamelog, record.id)[-1] == "game_end"
+        assert gamelog.game(record.id).status == "over" and session.view()["over"] is True
+        session.start_game(GAME, PLAYERS, seed=1)  # a finished game does not block a new one
+    finally:
+        session.close()
+        gamelog.close()

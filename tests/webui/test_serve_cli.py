@@ -1,0 +1,34 @@
+"""``tableref serve`` refuses bad arguments with one line and exit code 2, before listening."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+
+def _taken_port():
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1)
+    return sock
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--profile", "{tmp}/missing.json"], "does not exist"),
+    (["--game", "ligretto"], "cannot recognise ligretto"),
+    (["--plugin", "no_such_module_here"], "cannot be imported"),
+    (["--source", "{tmp}/no-such-folder"], "no such file or folder"),
+    (["--port", "70000"], "70000"),
+    (["--game", "chess"], "chess"),
+    (["--port", "{taken}"], "cannot listen"),
+])
+def test_bad_serve_arguments(run_cli, tmp_path, args, message):
+    sock = _taken_port()
+    try:
+        words = [a.format(tmp=tmp_path, taken=sock.getsockname()[1]) for a in args]
+        result = run_cli("serve", "--log", tmp_path / "games.sqlite", *words)
+    finally:
+        sock.close()
+    assert result.code == 2, result
+    assert message in result.err and "Traceback" not in result.err
