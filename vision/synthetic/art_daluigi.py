@@ -18,6 +18,9 @@ GUEST_MM = (57.0, 88.0)
 TILE_MM = 24.0
 MARKET_MM = (190.0, 270.0)
 STRIP_MM = (450.0, 124.0)
+#: The cloth bag, drawn as a squat cylinder: (diameter, height) mm and its colour.
+BAG_MM = (90.0, 60.0)
+BAG_COLOUR = (40, 46, 140)
 
 #: Guest abilities (rulebook: "The Guests' Special Abilities") -> symbol.
 ABILITIES = ("die1", "die2", "lemon", "flower", "arrow", "discard", "guest")

@@ -22,6 +22,8 @@ _UNDISTORT_ITER, _UNDISTORT_EPS = 40, 1e-9
 _FIELD_MARGIN = 1.2
 #: Smallest slope d(r_distorted)/d(r) accepted inside that field.
 _MIN_SLOPE = 0.25
+#: Points along each side of the play area's outline when framing it, and aiming steps.
+_BOUNDARY_STEPS, _AIM_STEPS = 16, 4
 #: Points nearer the camera than this (mm, along its axis) are not drawn.
 NEAR_MM = 10.0
 
@@ -157,11 +159,15 @@ def look_at(centre: np.ndarray, target: np.ndarray, forward_hint: np.ndarray, ro
 
 def random_camera(rng: np.random.Generator, table_mm: tuple[float, float], image_size: tuple[int, int],
                   ranges: CameraRanges = CameraRanges(), margin_mm: float = 20.0) -> Camera:
-    """A random camera that sees the whole play area (plus ``margin_mm``) in its image.
+    """A random camera framed as a user frames it: the play area (plus ``margin_mm``) fills
+    the image.
 
     The camera stands on the near side (towards -y), tilted from straight down by up to
-    ``ranges.tilt_deg``, turned about the vertical by ``yaw_deg``; the focal length is
-    chosen so that the play area fills ``fill`` of the image.
+    ``ranges.tilt_deg``, turned about the vertical by ``yaw_deg``, about ``distance_mm`` from
+    a point near the table centre. From there it is turned so that the play area's image is
+    centred (a tilted camera aimed at the table centre would waste the top of the image,
+    where the far side is small), and the focal length is chosen so that the play area, as
+    the distorting lens shows it, spans ``fill`` of the image's width or height.
     """
     w_img, h_img = image_size
     tw, td = table_mm
@@ -174,24 +180,59 @@ def random_camera(rng: np.random.Generator, table_mm: tuple[float, float], image
                        td / 2 + rng.uniform(-1, 1) * ranges.target_jitter * td, 0.0])
     forward = np.array([-math.sin(yaw), math.cos(yaw), 0.0])
     centre = target + distance * (math.cos(tilt) * np.array([0, 0, 1.0]) - math.sin(tilt) * forward)
-    R = look_at(centre, target, forward, roll)
+    boundary = _boundary(tw, td, margin_mm)
+    R = _aim(centre, target, forward, roll, boundary)
     t = -R @ centre
     cx = w_img / 2 + rng.uniform(-1, 1) * ranges.principal_jitter * w_img
     cy = h_img / 2 + rng.uniform(-1, 1) * ranges.principal_jitter * h_img
-    corners = np.array([[-margin_mm, -margin_mm, 0], [tw + margin_mm, -margin_mm, 0],
-                        [tw + margin_mm, td + margin_mm, 0], [-margin_mm, td + margin_mm, 0]])
-    pc = corners @ R.T + t
-    xn, yn = pc[:, 0] / pc[:, 2], pc[:, 1] / pc[:, 2]
-    limits = [cx / -x if x < 0 else (w_img - cx) / x for x in xn if x != 0]
-    limits += [cy / -y if y < 0 else (h_img - cy) / y for y in yn if y != 0]
-    f = fill * min(limits)
-    K = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
     dist = np.array([rng.uniform(*ranges.k1), rng.uniform(*ranges.k2),
                      rng.uniform(-1, 1) * ranges.tangential, rng.uniform(-1, 1) * ranges.tangential, 0.0])
-    camera = Camera((w_img, h_img), K, dist, R, t)
-    while not _one_to_one(camera):
-        camera = Camera((w_img, h_img), K, camera.dist / 2, R, t)
-    return camera
+    pc = boundary @ R.T + t
+    xn, yn = pc[:, 0] / pc[:, 2], pc[:, 1] / pc[:, 2]
+    while True:
+        camera = Camera((w_img, h_img), _framed_k(xn, yn, dist, fill, (cx, cy), image_size), dist, R, t)
+        if _one_to_one(camera):
+            return camera
+        dist = dist / 2
+
+
+def _boundary(tw: float, td: float, margin_mm: float) -> np.ndarray:
+    """Points (N, 3) along the outline of the play area grown by ``margin_mm`` (table frame)."""
+    s = np.linspace(0.0, 1.0, _BOUNDARY_STEPS, endpoint=False)
+    x0, x1, y0, y1 = -margin_mm, tw + margin_mm, -margin_mm, td + margin_mm
+    edges = [np.column_stack([x0 + (x1 - x0) * s, np.full_like(s, y0)]),
+             np.column_stack([np.full_like(s, x1), y0 + (y1 - y0) * s]),
+             np.column_stack([x1 - (x1 - x0) * s, np.full_like(s, y1)]),
+             np.column_stack([np.full_like(s, x0), y1 - (y1 - y0) * s])]
+    xy = np.vstack(edges)
+    return np.column_stack([xy, np.zeros(len(xy))])
+
+
+def _aim(centre: np.ndarray, target: np.ndarray, forward: np.ndarray, roll_deg: float,
+         boundary: np.ndarray) -> np.ndarray:
+    """World -> camera rotation of a camera at ``centre`` turned so that the middle of the
+    boundary's image lies on its optical axis (a few fixed-point steps from ``target``)."""
+    R = look_at(centre, target, forward, roll_deg)
+    for _ in range(_AIM_STEPS):
+        pc = (boundary - centre) @ R.T
+        xn, yn = pc[:, 0] / pc[:, 2], pc[:, 1] / pc[:, 2]
+        ray = R.T @ np.array([(xn.min() + xn.max()) / 2, (yn.min() + yn.max()) / 2, 1.0])
+        target = centre - centre[2] / ray[2] * ray
+        R = look_at(centre, target, forward, roll_deg)
+    return R
+
+
+def _framed_k(xn: np.ndarray, yn: np.ndarray, dist: np.ndarray, fill: float, principal: tuple[float, float],
+              image_size: tuple[int, int]) -> np.ndarray:
+    """Intrinsics whose focal length makes the distorted image of the points (ideal normalised
+    ``xn``, ``yn``) reach ``fill`` of the way from the principal point to the image's edges."""
+    unit = Camera(image_size, np.eye(3), dist, np.eye(3), np.zeros(3)).distort(xn, yn)
+    cx, cy = principal
+    w_img, h_img = image_size
+    limits = [cx / -x if x < 0 else (w_img - cx) / x for x in unit[:, 0] if x != 0]
+    limits += [cy / -y if y < 0 else (h_img - cy) / y for y in unit[:, 1] if y != 0]
+    f = fill * min(limits)
+    return np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
 
 
 def _one_to_one(camera: Camera) -> bool:

@@ -133,6 +133,8 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
         _flat(*dl.GUEST_MM), dl.guest_card, anchors=dl.guest_anchors),
     Kind("daluigi.cube", "cube", (Param("colour", _one_of(FOOD), f"one of {', '.join(FOOD)}"),),
          lambda p: (dl.CUBE_MM, dl.CUBE_MM, dl.CUBE_MM), colour=lambda p: FOOD[p["colour"]]),
+    Kind("daluigi.bag", "cylinder", (), lambda p: (dl.BAG_MM[0], dl.BAG_MM[0], dl.BAG_MM[1]),
+         colour=lambda p: dl.BAG_COLOUR),
     Kind("daluigi.tile", "flat", (Param("side", _one_of(("flower", "lemon")), "flower or lemon"),),
          _flat(dl.TILE_MM, dl.TILE_MM, _BOARD_MM), dl.tile),
     Kind("dolcevita.luxury", "flat", (

@@ -14,17 +14,19 @@ import random
 from types import ModuleType
 from typing import Any
 
+from tableref.rules import daluigi as _dl_rules
 from tableref.rules import dolcevita as _dv_rules
 from tableref.rules import ligretto as _lig_rules
 from tableref.rules.common import CHANCE
 
 from ..errors import LayoutError
 from ..scene import Render
-from . import dolcevita, ligretto
+from . import daluigi, dolcevita, ligretto
 from .scene import SEEN_SHARE, GameScene, Seen, is_foreign, seen_shares
 
-#: game name -> (rules module, scene module). Da Luigi's scene adapter is not written yet.
+#: game name -> (rules module, scene module).
 _GAMES: dict[str, tuple[ModuleType, ModuleType]] = {
+    "daluigi": (_dl_rules, daluigi),
     "dolcevita": (_dv_rules, dolcevita),
     "ligretto": (_lig_rules, ligretto),
 }

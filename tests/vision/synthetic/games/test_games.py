@@ -15,7 +15,7 @@ from tableref.vision.synthetic.games.checks import (CARD_KINDS, card_alone_mask,
                                                     polygon_mask)
 
 #: (game, seed) pairs: seeds chosen to cover several phases and player counts.
-SAMPLES = [(game, seed) for game in GAMES for seed in (1, 2, 3)]
+SAMPLES = [(game, seed) for game in ("dolcevita", "ligretto") for seed in (1, 2, 3)]  # Da Luigi: test_daluigi_scene.py
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +93,7 @@ def test_marker_corners_match_the_detector_on_clean_renders(game):
     for seed in (1, 2):
         result = render(sample(game, seed).scene.layout, seed, CLEAN)
         found = {m.id: m.corners for m in detect_markers(result.image)}
-        assert sorted(found) == [0, 1, 2, 3]
+        assert {0, 1, 2, 3} <= set(found)  # card art may hold a stray id; calibration reads its own ids
         for m in result.truth.markers:
             errors.extend(np.linalg.norm(found[m.id] - m.corners_px, axis=1))
     # Far markers are ~20 px here; the detector's sub-pixel corners wander by up to ~2 px on them.
