@@ -1,0 +1,209 @@
+"""The referee: which legal move sequences explain what the camera saw.
+
+A beam search from the previous state over legal moves, chance events included; each state
+reached is scored by :func:`~.observation.mismatch` (summed confidence of the observed items
+that disagree).  Chance is guided by what became visible: a die drawn onto a market field
+takes a colour that field now shows more of, a card drawn is one now seen on the table.
+One explanation holds at most one turn action (shop, welcome or pass) and what follows it.
+"""
+
+from __future__ import annotations
+
+from ..common import CHANCE, Explanation, Verdict
+from ..errors import IllegalMove
+from .catalogue import COLOUR_INDEX, COLOURS, cubes_from_label
+from .engine import apply, legal_moves
+from .moves import Move
+from .observation import UNKNOWN, Item, Observation, expected_labels, mismatch
+from .overlay import overlay
+from .state import State
+from .violations import change_violations
+
+#: States kept per search depth.
+BEAM = 48
+#: Longest move sequence tried (a turn with two rows refilled needs about 30).
+MAX_DEPTH = 64
+#: Moves tried per search at most (bounds the time of a hopeless search to a few seconds).
+MAX_APPLIES = 8_000
+#: Depths searched without a better match before giving up.
+PATIENCE = 8
+#: Items below this confidence may disagree with a legal explanation.
+DOUBT = 0.5
+#: Explanations reported (best first).
+KEEP = 5
+ACTIONS = ("shop", "welcome", "pass")
+
+
+def _guided(state: State, seen: dict[str, Item], narrow: bool, first_card: bool) -> list[Move]:
+    """Legal moves, chance narrowed to what the observation shows: a card drawn is one seen on the
+    table (when none is: any card for the first draw, which may have come and gone, then one
+    stand-in); a die drawn has a colour seen more of where it went, unless
+    ``narrow`` is false."""
+    moves = legal_moves(state)
+    if state.to_move != CHANCE:
+        if state.phase == "jokers":
+            return _guided_jokers(state, moves, seen)
+        return moves
+    head = state.tasks[0]
+    if head[0] == "draw" and not narrow:
+        return moves
+    if head[0] == "draw":
+        want = _seen_cubes(state, seen, head)
+        if want is not None:
+            have = (state.market[head[2]] if head[1] == "field" else _held(state, head[2]))
+            narrowed = [m for m in moves if want[COLOUR_INDEX[m.colour]] > have[COLOUR_INDEX[m.colour]]]
+            if narrowed:
+                return narrowed
+        return moves
+    shown = {it.label for it in seen.values() if it.kind in ("slot", "revealed") and it.label}
+    narrowed = [m for m in moves if m.card in shown]
+    return narrowed or (moves if first_card else moves[:1])
+
+
+def _held(state: State, player: int) -> tuple[int, ...]:
+    """Cubes a player holds: supply and order fields."""
+    held = state.supply[player]
+    for g in state.strips[player]:
+        if g is not None:
+            held = tuple(a + b for a, b in zip(held, g.cubes))
+    return held
+
+
+def _seen_cubes(state: State, seen: dict[str, Item], head: tuple) -> tuple[int, ...] | None:
+    """The cubes seen where a draw goes: the market field, or all a player holds."""
+    if head[1] == "field":
+        item = seen.get(f"market:{head[2]}")
+        return None if item is None or item.label == UNKNOWN else cubes_from_label(item.label, "observation")
+    p = head[2]
+    places = [f"supply:{p}"] + [f"order:{p}:{s}" for s in range(len(state.strips[p]))]
+    total = [0] * len(COLOURS)
+    for place in places:
+        item = seen.get(place)
+        if item is None and place.startswith("order:"):
+            slot = seen.get("slot:" + place[len("order:"):])
+            if slot is not None and slot.label == "":
+                continue
+        if item is None or item.label == UNKNOWN:
+            return None
+        for c, n in enumerate(cubes_from_label(item.label, "observation")):
+            total[c] += n
+    return tuple(total)
+
+
+def _guided_jokers(state: State, moves: list[Move], seen: dict[str, Item]) -> list[Move]:
+    """Joker payments drawn from the dice that left the supply."""
+    item = seen.get(f"supply:{state.to_move}")
+    if item is None or item.label == UNKNOWN:
+        return moves
+    after = cubes_from_label(item.label, "observation")
+    gone = tuple(max(0, h - a) for h, a in zip(state.supply[state.to_move], after))
+    out = []
+    for m in moves:
+        if m.type != "joker":
+            out.append(m)
+            continue
+        pay = [0] * len(COLOURS)
+        for c in m.pay:
+            pay[COLOUR_INDEX[c]] += 1
+        if all(x <= g for x, g in zip(pay, gone)):
+            out.append(m)
+    return out
+
+
+def _distance(state: State, wanted: dict[int, tuple[int, ...]]) -> int:
+    """How many cubes each player holds too many or too few, against what is seen (a tie-break)."""
+    return sum(sum(abs(a - b) for a, b in zip(_held(state, p), want)) for p, want in wanted.items())
+
+
+def _wanted(state: State, seen: dict[str, Item]) -> dict[int, tuple[int, ...]]:
+    out = {}
+    for p in range(state.players):
+        want = _seen_cubes(state, seen, ("draw", "supply", p))
+        if want is not None:
+            out[p] = want
+    return out
+
+
+def search(state: State, observation: Observation, narrow: bool = True) -> list[tuple[float, tuple, State]]:
+    """Candidate explanations as (cost, moves, state), best first.  With ``narrow``, dice drawn are
+    limited to colours seen more of where they went (fast); without, every colour is tried."""
+    items = observation.items
+    seen = observation.by_place()
+    wanted = _wanted(state, seen)
+    start = (mismatch(expected_labels(state), items), (), state, 0)
+    found = [start]
+    frontier = [start]
+    visited = {state}
+    best, stale, budget = start[0], 0, MAX_APPLIES
+    for _ in range(MAX_DEPTH if start[0] > 0 else 0):
+        children = []
+        for _, moves, s, _ in frontier:
+            acted = any(m.type in ACTIONS for m in moves)
+            if s.over or (acted and s.to_move == s.active and not s.tasks):
+                continue
+            first_card = not any(m.type == "card" for m in moves)
+            for move in _guided(s, seen, narrow, first_card):
+                if acted and move.type in ACTIONS:
+                    continue
+                budget -= 1
+                try:
+                    t = apply(s, move)
+                except IllegalMove:
+                    continue
+                if t in visited:
+                    continue
+                visited.add(t)
+                children.append((mismatch(expected_labels(t), items), moves + (move,), t, _distance(t, wanted)))
+        if not children:
+            break
+        children.sort(key=lambda c: (round(c[0], 9), c[3], len(c[1])))
+        frontier = children[:BEAM]
+        found.extend(frontier)
+        if frontier[0][0] == 0.0:
+            break
+        stale = 0 if frontier[0][0] < best else stale + 1
+        best = min(best, frontier[0][0])
+        if stale > PATIENCE or budget <= 0:
+            break
+    found.sort(key=lambda c: (round(c[0], 9), len(c[1])))
+    return [c[:3] for c in found]
+
+
+def _hidden_draws(state: State, moves: tuple) -> bool:
+    """Did the best try welcome guests (whose cards may have come and gone unseen)?"""
+    return state.phase not in ("action", "serve", "jokers") or any(m.type in ("welcome", "card") for m in moves)
+
+
+def _acceptable(cost_state: State, observation: Observation) -> bool:
+    """Every disagreeing item is doubtful (confidence below :data:`DOUBT`)."""
+    expected = expected_labels(cost_state)
+    return all(it.confidence < DOUBT for it in observation.items
+               if it.label != UNKNOWN and expected.get(it.where, "") != it.label)
+
+
+def referee(state: State, observation: Observation) -> Verdict:
+    """Rank the legal move sequences that explain ``observation`` from ``state``; when none does, list
+    the rules broken and give the observed position to continue from."""
+    if not isinstance(observation, Observation):
+        observation = Observation.from_json(observation)
+    observation.check_players(state.players)
+    found = search(state, observation)
+    if not _acceptable(found[0][2], observation) and _hidden_draws(state, found[0][1]):
+        found = sorted(found + search(state, observation, narrow=False), key=lambda c: (round(c[0], 9), len(c[1])))
+    best = found[0]
+    if _acceptable(best[2], observation):
+        good = [c for c in found if _acceptable(c[2], observation)]
+        explanations, states = [], set()
+        for cost, moves, s in good:
+            if s in states:
+                continue
+            states.add(s)
+            explanations.append(Explanation(moves=moves, state=s, cost=cost))
+            if len(explanations) == KEEP:
+                break
+        return Verdict(explanations=tuple(explanations), violations=(), state=explanations[0].state,
+                       note=f"{len(explanations[0].moves)} move(s) explain the change")
+    seen_state = overlay(best[2], observation, DOUBT)
+    found_v = change_violations(state, seen_state, observation, DOUBT)
+    return Verdict(explanations=(), violations=tuple(found_v), state=seen_state,
+                   note="no legal sequence of moves explains the change; the position seen is kept")

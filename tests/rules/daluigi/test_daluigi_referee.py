@@ -1,0 +1,122 @@
+"""The referee: legal changes are explained by their moves, misreads in doubt do not defeat them."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tableref.rules import daluigi
+from tableref.rules.common import CHANCE
+from tableref.rules.daluigi import Item, Observation
+from tableref.rules.errors import InvalidInput
+
+
+def _relabel(observation, where, label, confidence):
+    return Observation(tuple(Item(it.where, label, confidence) if it.where == where else it
+                             for it in observation.items))
+
+
+def _states(seed: int, players: int, stride: int):
+    """Every ``stride``-th (state, move, next state) of a random game."""
+    rng = random.Random(seed)
+    s = daluigi.new_game(players, None, seed)
+    k = 0
+    while not daluigi.is_over(s):
+        m = daluigi.sample_chance(s, rng) if s.to_move == CHANCE else rng.choice(daluigi.legal_moves(s))
+        nxt = daluigi.apply(s, m)
+        if k % stride == 0:
+            yield s, m, nxt
+        s, k = nxt, k + 1
+
+
+def test_no_change_is_no_move():
+    s = daluigi.new_game(3, None, 4)
+    verdict = daluigi.referee(s, daluigi.observe(s))
+    assert verdict.legal and verdict.moves == () and verdict.state == s
+    assert json.loads(json.dumps(verdict.to_json()))["legal"] is True
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
+def test_each_random_move_is_explained_by_it(players, seed):
+    for s, move, nxt in _states(seed, players, stride=9):
+        verdict = daluigi.referee(s, daluigi.observe(nxt))
+        assert verdict.legal, (str(move), [str(v) for v in verdict.violations])
+        best = verdict.explanations[0]
+        assert best.cost == 0 and daluigi.observe(best.state) == daluigi.observe(nxt)
+        if move.type in ("shop", "serve", "give", "cube"):
+            assert best.moves == (move,)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 11), (3, 12), (4, 13)])
+def test_whole_shopping_turn_with_serving_and_refill_is_explained(players, seed):
+    rng = random.Random(seed)
+    s = daluigi.new_game(players, None, seed)
+    explained = 0
+    while not daluigi.is_over(s) and explained < 4:
+        turn, cur, moves = s.turn, s, []
+        while not daluigi.is_over(cur) and cur.turn == turn:
+            legal = daluigi.legal_moves(cur)
+            shops = [m for m in legal if m.type == "shop"]
+            m = (daluigi.sample_chance(cur, rng) if cur.to_move == CHANCE
+                 else rng.choice(shops or legal))
+            cur = daluigi.apply(cur, m)
+            moves.append(m)
+        if moves and moves[0].type == "shop":
+            verdict = daluigi.referee(s, daluigi.observe(cur))
+            assert verdict.legal and verdict.explanations[0].cost == 0
+            assert daluigi.observe(verdict.state) == daluigi.observe(cur)
+            # the same field; the pushes may differ where a guest served at once hides them
+            assert (verdict.moves[0].type, verdict.moves[0].field) == ("shop", moves[0].field)
+            explained += 1
+        s = cur
+    assert explained == 4
+
+
+@pytest.mark.parametrize("where_kind,confidence,legal", [
+    ("supply", 0.3, True), ("market", 0.49, True), ("slot", 0.2, True), ("supply", 0.9, False),
+])
+def test_doubtful_misread_does_not_defeat_the_legal_move(where_kind, confidence, legal):
+    s = daluigi.new_game(2, None, 21)
+    while s.phase != "action":
+        s = daluigi.apply(s, daluigi.legal_moves(s)[0])
+    shop = next(m for m in daluigi.legal_moves(s) if m.type == "shop" and m.field >= 3)
+    nxt = daluigi.apply(s, shop)
+    seen = daluigi.observe(nxt)
+    where = {"supply": f"supply:{shop.player}", "market": "market:0", "slot": f"slot:{1 - shop.player}:0"}[where_kind]
+    wrong = {"supply": "brown,brown,brown,brown,brown", "market": "orange,orange", "slot": "G01"}[where_kind]
+    verdict = daluigi.referee(s, _relabel(seen, where, wrong, confidence))
+    assert verdict.legal is legal
+    if legal:
+        assert verdict.moves[0] == shop and verdict.explanations[0].cost == pytest.approx(confidence)
+    else:
+        assert verdict.violations
+
+
+def test_unknown_and_unseen_items_do_not_count():
+    s = daluigi.new_game(2, None, 22)
+    seen = daluigi.observe(s)
+    items = tuple(Item(it.where, "?", 0.9) if it.kind == "market" else it for it in seen.items
+                  if it.kind != "supply")
+    verdict = daluigi.referee(s, Observation(items))
+    assert verdict.legal and verdict.moves == ()
+
+
+def test_observation_round_trip_and_bad_input():
+    seen = daluigi.observe(daluigi.new_game(4, None, 3))
+    assert daluigi.observation_from_json(json.loads(json.dumps(seen.to_json()))) == seen
+    bad = [
+        {"items": [{"where": "table:1", "label": ""}]},
+        {"items": [{"where": "market:1", "label": "purple"}]},
+        {"items": [{"where": "served:1", "label": "many"}]},
+        {"items": [{"where": "market:1", "label": "", "confidence": 1.5}]},
+        {"items": [{"where": "market:1", "label": ""}, {"where": "market:1", "label": "red"}]},
+        {"game": "ligretto", "items": []},
+        [],
+    ]
+    for data in bad:
+        with pytest.raises(InvalidInput):
+            daluigi.observation_from_json(data)
+    with pytest.raises(InvalidInput, match="players 0 to 1"):
+        daluigi.referee(daluigi.new_game(2, None, 1), Observation((Item("supply:3", ""),)))
