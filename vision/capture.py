@@ -28,6 +28,7 @@ import os
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # AV_LOG_QUIET
 
 import glob as globbing  # noqa: E402
+import importlib  # noqa: E402
 import logging  # noqa: E402
 import math  # noqa: E402
 import re  # noqa: E402
@@ -440,6 +441,23 @@ def registered_sources() -> tuple[str, ...]:
     """The names registered with :func:`register_source`, sorted."""
     with _registry_lock:
         return tuple(sorted(_registry))
+
+
+#: Sources built into tableref: name -> "module:factory", imported the first time the source is
+#: opened, so that importing this module does not load the renderer.
+BUILTIN_SOURCES = {"demo": "tableref.vision.synthetic.demo:open_demo"}
+
+
+def _imported_on_use(target: str) -> SourceFactory:
+    """A factory that imports ``module:factory`` when first called and hands over to it."""
+    def factory(argument: str, settings: CaptureSettings) -> FrameReader:
+        module, _, name = target.partition(":")
+        return getattr(importlib.import_module(module), name)(argument, settings)
+    return factory
+
+
+for _name, _target in BUILTIN_SOURCES.items():
+    register_source(_name, _imported_on_use(_target))
 
 
 def open_source(spec: str | os.PathLike[str], settings: CaptureSettings | None = None,

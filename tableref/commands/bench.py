@@ -12,13 +12,20 @@ from ..bench import format_table, machine
 @click.command("bench")
 @click.option("--rules", "do_rules", is_flag=True, help="Random legal games per second and referee time, per game.")
 @click.option("--live", "do_live", is_flag=True, help="Cost of an unchanged 1280x720 frame (motion gate, stream encode).")
+@click.option("--render", "do_render", is_flag=True,
+              help="Demo source frames per second at 1280x720, and the ground-truth checks of the renders.")
+@click.option("--renders", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Dataset renders per game for the ground-truth checks of --render (0: skip them).")
+@click.option("--render-seconds", type=click.FloatRange(min=0.5), default=10.0, show_default=True,
+              help="Seconds of demo rendering per game for --render.")
 @click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Games per game for --rules.")
 @click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
-def command(do_rules: bool, do_live: bool, games: int, seed: int, as_json: bool) -> None:
+def command(do_rules: bool, do_live: bool,
+            do_render: bool, renders: int, render_seconds: float, games: int, seed: int, as_json: bool) -> None:
     """Measure speed and accuracy. With no area flag, every area is measured."""
-    everything = not (do_rules or do_live)
+    everything = not (do_rules or do_live or do_render)
     figures = []
     if do_rules or everything:
         from ..bench import rules as rules_bench
@@ -31,6 +38,10 @@ def command(do_rules: bool, do_live: bool, games: int, seed: int, as_json: bool)
     if do_live or everything:
         from ..bench import live as live_bench
         figures += live_bench.run(seed=seed)
+    if do_render or everything:
+        from ..bench import render as render_bench
+        figures += render_bench.run(render_seconds, renders, seed,
+                                    progress=None if as_json else lambda line: click.echo(f"  {line}", err=True))
     if as_json:
         click.echo(json.dumps({"machine": machine(), "figures": [f.to_json() for f in figures]}, indent=2))
     else:
