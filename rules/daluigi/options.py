@@ -26,7 +26,7 @@ DEFAULT_FLOWER_TILES = 17
 
 @dataclass(frozen=True)
 class Options:
-    """Validated table options (see docs/rules-daluigi.md for each one's rulebook words)."""
+    """Validated table options (see docs/rules.md for each one's rulebook words)."""
 
     deck: str = ""
     voluntary_push_out: str = "paying"

@@ -1,7 +1,7 @@
 """Table options: every point where the rulebook is silent or contradicts itself.
 
 Each option's default is the rulebook's reading where there is one; ``OPTION_DOCS`` quotes the
-words behind it (docs/rules-dolcevita.md lists them all).
+words behind it (docs/rules.md lists them all).
 """
 
 from __future__ import annotations

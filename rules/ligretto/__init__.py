@@ -1,7 +1,7 @@
 """Ligretto: Das Brettspiel -- the rules engine.
 
 All players place cards at once on a board of coloured squares, next to four Ligretto tokens;
-the first to put down all their cards calls "Ligretto stop".  See docs/rules-ligretto.md.
+the first to put down all their cards calls "Ligretto stop".  See docs/rules.md.
 """
 
 from __future__ import annotations

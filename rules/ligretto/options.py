@@ -1,6 +1,6 @@
 """Table options: every ambiguity of the rulebook is one, with the rulebook's reading as default.
 
-See docs/rules-ligretto.md for the rulebook's words behind each option.
+See docs/rules.md for the rulebook's words behind each option.
 """
 
 from __future__ import annotations
