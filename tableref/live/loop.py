@@ -23,7 +23,8 @@ from ..calibration.profile import Profile
 from ..rules.errors import RulesError
 from ..vision import motion
 from ..vision.errors import VisionError
-from ..vision.frame import Frame, FrameSource
+from ..vision.frame import Frame
+from ..vision.reader import FrameSource
 from .recognition import Recogniser
 from .voting import VoteSettings, vote
 
