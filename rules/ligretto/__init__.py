@@ -15,7 +15,7 @@ from .moves import Move, NextRound, Place, PlaceJoker, SetTokens, ToPlayerBoard,
 from .observation import CellSeen, Observation, PlayerSeen, observe
 from .options import DEFAULT_OPTIONS
 from .reasons import REASONS
-from .referee import referee
+from .referee import NOT_EXPLAINED, referee
 from .scoring import score
 from .state import MAX_PLAYERS, MIN_PLAYERS, NAME, Piece, State
 
@@ -41,7 +41,7 @@ def observation_from_json(data: dict) -> Observation:
 
 
 __all__ = ["NAME", "MIN_PLAYERS", "MAX_PLAYERS", "DEFAULT_OPTIONS", "REASONS", "new_game", "legal_moves",
-           "apply", "sample_chance", "violations", "score", "is_over", "referee", "observe", "state_from_json",
-           "move_from_json", "observation_from_json", "place_anyway", "illegal_placement", "ILLEGAL_KINDS",
-           "State", "Piece", "Board", "PRESETS", "preset", "Move", "Place", "PlaceJoker", "ToPlayerBoard",
-           "NextRound", "SetTokens", "Observation", "CellSeen", "PlayerSeen"]
+           "apply", "sample_chance", "violations", "score", "is_over", "referee", "NOT_EXPLAINED", "observe",
+           "state_from_json", "move_from_json", "observation_from_json", "place_anyway", "illegal_placement",
+           "ILLEGAL_KINDS", "State", "Piece", "Board", "PRESETS", "preset", "Move", "Place", "PlaceJoker",
+           "ToPlayerBoard", "NextRound", "SetTokens", "Observation", "CellSeen", "PlayerSeen"]

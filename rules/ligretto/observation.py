@@ -192,27 +192,28 @@ def validate_for(state: State, obs: Observation) -> list[tuple[int, CellSeen]]:
 
 
 def disagreements(state: State, items: list[tuple[int, CellSeen]], players: tuple[PlayerSeen, ...]):
-    """Yield the confidence of every observed item that disagrees with ``state``."""
+    """Yield ``(what, confidence)`` for every observed item that disagrees with ``state``; ``what``
+    names the item (``"cell [r, c]"``, ``"token [r, c]"``, ``"player p hand"``, ``"player p board"``)."""
     tokens = set(state.tokens)
     for i, item in items:
         if item.cover is not None:
             cover, owner, colour = cell_view(state, i)
             if (item.cover != cover or (item.owner is not None and item.owner != owner)
                     or (item.colour is not None and item.colour != colour)):
-                yield item.confidence
+                yield f"cell {list(item.cell)}", item.confidence
         if item.token is not None and item.token != (i in tokens):
-            yield item.token_confidence
+            yield f"token {list(item.cell)}", item.token_confidence
     for p in players:
         if p.hand is not None and p.hand != len(state.hands[p.player]):
-            yield p.hand_confidence
+            yield f"player {p.player} hand", p.hand_confidence
         if p.board is not None and p.board != board_pairs(state, p.player):
-            yield p.board_confidence
+            yield f"player {p.player} board", p.board_confidence
 
 
 def cost(state: State, items, players) -> tuple[float, int]:
     """Summed confidence of disagreeing items, and how many of them are sure (>= SURE)."""
     total, sure = 0.0, 0
-    for c in disagreements(state, items, players):
+    for _, c in disagreements(state, items, players):
         total += c
         sure += c >= SURE
     return total, sure

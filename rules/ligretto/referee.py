@@ -8,6 +8,9 @@ again allowing broken rules: each misplaced card stays on the board marked with 
 and every broken rule is reported with the player (the card's border), the rule and the
 spaces.  Two cards placed at once on a shared space: "The card that is placed on the board
 first is allowed to stay on the board" -- the one lying on top is taken back (``contested``).
+After a round the cards put on a player board are read from the colours seen there, with and
+without the removal rule.  A legal verdict whose best explanation still disagrees with sure items
+says so: its note begins with ``NOT_EXPLAINED`` and names them.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from .catalogue import TOKENS, card_colours, card_name
 from .engine import _board_choices, apply, place_anyway
 from .geometry import class_key, farther, hand_classes, token_targets
 from .moves import NextRound, Place, PlaceJoker, SetTokens, ToPlayerBoard
-from .observation import SURE, CellSeen, Observation, cell_view, cost, validate_for
+from .observation import SURE, CellSeen, Observation, PlayerSeen, cell_view, cost, disagreements, validate_for
 from .placement import PREFIX
+from .scoring import PLAYER_BOARD_CARDS
 from .state import State
 
 #: Most search nodes per search (bounds the referee's time on a wildly different observation).
@@ -30,6 +34,10 @@ NODE_BUDGET = 4000
 MAX_DEPTH = 16
 #: Explanations kept in a verdict.
 KEEP = 5
+#: Unexplained sure items named in a verdict's note.
+NAMED = 6
+#: How the note of a legal verdict that leaves sure items unexplained begins.
+NOT_EXPLAINED = "observation not fully explained"
 CONTESTED = PREFIX + "contested"
 COVERS_CARD = PREFIX + "covers_card"
 
@@ -129,28 +137,65 @@ def _candidates(node: State, items, players, lenient: bool):
     elif node.phase == "player_boards":
         seen = {p.player: p for p in players}
         for p, mandatory in node.owes:
-            obs = seen.get(p)
-            if obs is None or obs.board is None:
-                yield _board_choices(node, p, mandatory)[0]
-                continue
-            want = list(obs.board)
-            for c in node.player_boards[p]:
-                key = class_key(*card_colours(c))
-                if key in want:
-                    want.remove(key)
-            chosen, hand = [], list(node.hands[p])
-            for key in want:
-                card = next((c for c in hand if class_key(*card_colours(c)) == key), None)
-                if card is not None:
-                    hand.remove(card)
-                    chosen.append(card)
-            yield ToPlayerBoard(p, tuple(sorted(chosen)))
+            yield from _board_moves(node, p, mandatory, seen.get(p))
     elif node.phase == "next_round":
         if not any(item.cover in ("card", "joker") and item.confidence >= SURE for _, item in items):
             tokens = _sure_tokens(items)
             if len(tokens) != TOKENS:
                 tokens = list(node.board.starts)
             yield NextRound(tuple(node.board.cell(i) for i in tokens))
+
+
+def _pairs(cards) -> list[tuple[str, str]]:
+    return sorted(class_key(*card_colours(c)) for c in cards)
+
+
+def _mismatch(seen: tuple, cards) -> int:
+    """How many colour pairs differ between the player board seen and ``cards`` (multisets)."""
+    left = list(seen)
+    extra = 0
+    for key in _pairs(cards):
+        if key in left:
+            left.remove(key)
+        else:
+            extra += 1
+    return extra + len(left)
+
+
+def _board_moves(node: State, p: int, mandatory: bool, seen: PlayerSeen | None):
+    """Player ``p``'s player-board moves that fit what is seen of that player best: one that keeps
+    the cards on the board, one for the removal rule ("If every player has cards on their player
+    board, then all of the players take exactly two cards off their player boards" -- the two put
+    there first, so a card put on an empty board may go straight back to the hand, unseen).
+    Choices that look alike differ only in cards nobody can see; the first stands for them all."""
+    choices = _board_choices(node, p, mandatory)
+    if seen is None or seen.board is None:
+        yield choices[0]
+        return
+    board, held = node.player_boards[p], len(node.hands[p])
+
+    def misfit(m: ToPlayerBoard, off: int) -> int:
+        after = board + m.cards
+        hand = held - len(m.cards) + min(off, len(after))
+        return _mismatch(seen.board, after[off:]) + (seen.hand is not None and seen.hand != hand)
+
+    ordered = list(_both_orders(choices))
+    keep = min(ordered, key=lambda m: misfit(m, 0))
+    yield keep
+    emptied = [m for m in ordered if board + m.cards]  # the removal rule needs cards on every board
+    if emptied:
+        removed = min(emptied, key=lambda m: misfit(m, PLAYER_BOARD_CARDS))
+        if removed != keep:
+            yield removed
+
+
+def _both_orders(choices: list[ToPlayerBoard]):
+    """Each choice, and its two cards the other way round when they differ in colours (the card put
+    first is the first taken off again)."""
+    for m in choices:
+        yield m
+        if len(set(_pairs(m.cards))) == 2:
+            yield ToPlayerBoard(m.player, m.cards[::-1])
 
 
 def _step(node: State, move, lenient: bool):
@@ -228,7 +273,7 @@ def referee(state: State, observation: Observation) -> Verdict:
     best = legal[0]
     explanations = _explanations(legal)
     if best.sure == 0:
-        return Verdict(explanations, (), best.state, _note(best))
+        return Verdict(explanations, (), best.state, _note(best, items, players))
     illegal = [f for f in _search(state, items, items, players, True) if f.violations]
     illegal.sort(key=_Found.key)
     if illegal and illegal[0].total < best.total:
@@ -236,7 +281,7 @@ def referee(state: State, observation: Observation) -> Verdict:
         codes = ", ".join(sorted({v.code for v in chosen.violations}))
         return Verdict((), chosen.violations, chosen.state,
                        f"no legal sequence explains the observation; broken: {codes}")
-    return Verdict(explanations, (), best.state, _note(best))
+    return Verdict(explanations, (), best.state, _note(best, items, players))
 
 
 def _explanations(found: list[_Found]) -> tuple[Explanation, ...]:
@@ -251,11 +296,17 @@ def _explanations(found: list[_Found]) -> tuple[Explanation, ...]:
     return tuple(out)
 
 
-def _note(best: _Found) -> str:
+def _note(best: _Found, items, players) -> str:
+    """Empty when the best explanation agrees with everything seen; else what it leaves unexplained.
+    A legal verdict that leaves sure items unexplained says so first: the change was not understood."""
     if best.total == 0:
         return ""
-    return (f"the best explanation leaves observed items with summed confidence {best.total:.3f} unexplained "
-            f"({best.sure} of them sure)")
+    if not best.sure:
+        return f"doubtful items with summed confidence {best.total:.3f} disagree with the best explanation"
+    sure = [what for what, c in disagreements(best.state, items, players) if c >= SURE]
+    named = ", ".join(sure[:NAMED]) + (f" and {len(sure) - NAMED} more" if len(sure) > NAMED else "")
+    return (f"{NOT_EXPLAINED}: {best.sure} sure item(s) disagree with the best legal explanation ({named}; "
+            f"summed confidence {best.total:.3f})")
 
 
 __all__ = ["referee"]

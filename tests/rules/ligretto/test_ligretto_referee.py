@@ -10,6 +10,7 @@ import pytest
 
 from ligretto_helpers import GOOD_MOVE, small_game
 from tableref.rules import ligretto as L
+from tableref.rules.playout import random_playout
 
 
 def _midgame(players: int, seed: int, steps: int) -> L.State:
@@ -119,6 +120,47 @@ def test_round_end_and_next_round_are_explained():
     cleared = L.apply(target, L.legal_moves(target)[0])           # NextRound
     verdict = L.referee(state, L.observe(cleared))
     assert verdict.legal and verdict.state == cleared
+
+
+def _playout_step(players: int, seed: int, wanted) -> tuple[L.State, L.State]:
+    """``(before, after)`` around the first move equal to ``wanted`` in ``random_playout(seed)``."""
+    found = []
+    random_playout(L, players, seed, on_move=lambda b, m, a: found.append((b, a)) if m == wanted else None)
+    assert found, f"{wanted} is not played in seed {seed}"
+    return found[0]
+
+
+@pytest.mark.parametrize("players,seed,move,kept", [
+    # the last owed board triggers the removal rule; both cards go straight back to the hand, unseen
+    (4, 41, L.ToPlayerBoard(0, (6, 13)), ((), (), (), ())),
+    # two players, an optional board: the two cards come off again at once
+    (2, 1, L.ToPlayerBoard(0, (8, 12)), ((), ())),
+    # three players: the removal rule leaves player 1 the two cards put there last
+    (3, 3, L.ToPlayerBoard(0, (0, 5)), ((), (26, 28), ())),
+])
+def test_the_last_player_board_and_the_removal_rule_are_explained(players, seed, move, kept):
+    """"If every player has cards on their player board, then all of the players take exactly two
+    cards off their player boards." """
+    before, after = _playout_step(players, seed, move)
+    assert before.phase == "player_boards" and after.player_boards == kept
+    verdict = L.referee(before, L.observe(after))
+    assert verdict.legal and verdict.note == ""
+    assert [type(m) for m in verdict.moves] == [L.ToPlayerBoard] and verdict.moves[0].player == move.player
+    assert L.observe(verdict.state) == L.observe(after)
+    assert verdict.state.phase == after.phase and verdict.state.round == after.round
+
+
+@pytest.mark.parametrize("confidence,starts", [(1.0, L.NOT_EXPLAINED), (0.6, L.NOT_EXPLAINED), (0.3, "doubtful")])
+def test_a_legal_verdict_says_what_it_leaves_unexplained(confidence, starts):
+    state = L.apply(small_game(2), GOOD_MOVE)
+    obs = L.observe(state)
+    cells = list(obs.cells)
+    i = next(n for n, c in enumerate(cells) if c.cell == (4, 2))   # no move puts a token there
+    cells[i] = replace(cells[i], token=True, token_confidence=confidence)
+    verdict = L.referee(state, replace(obs, cells=tuple(cells)))
+    assert verdict.legal and verdict.moves == () and verdict.state == state
+    assert verdict.note.startswith(starts)
+    assert ("token [4, 2]" in verdict.note) == (starts == L.NOT_EXPLAINED)
 
 
 def test_json_round_trips():
