@@ -31,7 +31,9 @@ _REFINE_EPS_PX = 0.01
 
 
 #: Edge refinement: profiles run this many modules (marker cells) to each side of a side's
-#: first estimate (the black border and the white quiet zone are one module wide each).
+#: first estimate (the black border and the white quiet zone are one module wide each); a
+#: module is measured across the side, so that on a tilted, sheared far marker the profiles
+#: stay within the black border instead of running into the code cells.
 _EDGE_REACH_MODULES = 0.7
 #: ... at least this far (px), so small markers still reach past the blur of their edges.
 _EDGE_REACH_MIN_PX = 1.5
@@ -45,8 +47,10 @@ _EDGE_SPAN = (0.2, 0.8)
 _EDGE_MIN_CONTRAST = 20.0
 _EDGE_MIN_POINTS = 4
 #: Most an edge-fitted corner may move from the detector's own corner (modules); further
-#: means the fit went wrong (a covered side), and the detector's corner is kept.
-_EDGE_MAX_SHIFT_MODULES = 0.5
+#: means the fit went wrong (a covered side), and the detector's corner is kept. OpenCV's
+#: own corner is up to ~2 px (half a module) off on markers ~24 px wide, so the bound is a
+#: whole module.
+_EDGE_MAX_SHIFT_MODULES = 1.0
 
 
 def dictionary(name: str) -> cv2.aruco.Dictionary:
@@ -166,9 +170,14 @@ def _side_line(gray: np.ndarray, corners: np.ndarray, k: int, modules: int) -> t
     normal = np.array([along[1], -along[0]])
     if np.dot(normal, (a + b) / 2 - corners.mean(axis=0)) < 0:
         normal = -normal  # pointing out of the marker, from the black border to the quiet zone
-    reach = max(_EDGE_REACH_MIN_PX, _EDGE_REACH_MODULES * length / modules)
+    # A module's width across this side: the neighbouring sides' extent along the normal (a
+    # tilted or sheared marker's border is thinner across a side than a module is long along it).
+    across = min(abs(float(np.dot(corners[(k - 1) % 4] - a, normal))),
+                 abs(float(np.dot(corners[(k + 2) % 4] - b, normal)))) / modules
+    reach = max(_EDGE_REACH_MIN_PX, _EDGE_REACH_MODULES * across)
     offsets = np.linspace(-reach, reach, max(3, int(round(2 * reach * _EDGE_SAMPLES_PER_PX)) + 1))
-    steps = np.linspace(*_EDGE_SPAN, max(2, int(round(length * (_EDGE_SPAN[1] - _EDGE_SPAN[0]) * _EDGE_PROFILES_PER_PX))))
+    count = max(2, int(round(length * (_EDGE_SPAN[1] - _EDGE_SPAN[0]) * _EDGE_PROFILES_PER_PX)))
+    steps = np.linspace(*_EDGE_SPAN, count)
     base = a + steps[:, None] * (b - a)
     pts = base[:, None, :] + offsets[None, :, None] * normal
     maps = pts.astype(np.float32)

@@ -8,10 +8,10 @@ import pytest
 
 from tableref.rules import daluigi as rules
 from tableref.vision.synthetic import CLEAN, render
-from tableref.vision.synthetic.dataset import render_sample, sample
+from tableref.vision.synthetic.dataset import DEFAULT_SETTINGS, render_sample, sample
 from tableref.vision.synthetic.games import perfect_observation, random_state, scene_for
 from tableref.vision.synthetic.games.daluigi import player_seats, table_size
-from tableref.vision.synthetic.games.checks import card_alone_mask, cube_colour_hits, iou, polygon_mask
+from tableref.vision.synthetic.games.checks import card_alone_mask, cube_colour_hits, iou, polygon_mask, render_light
 from tableref.vision.synthetic.games.scene import Seen
 
 #: Seeds whose random states cover 2, 3 and 4 players and several phases.
@@ -82,8 +82,9 @@ def test_nothing_seen_makes_every_item_unknown_and_clean_renders_show_everything
 def test_cubes_show_their_colour_and_guest_polygons_cover_their_cards(seed):
     smp = sample("daluigi", seed)
     truth = smp.render.truth
-    right, total = cube_colour_hits(smp.render.image, smp.render.labels, truth)
-    assert total >= 10 and right >= 0.9 * total
+    light = render_light(smp.scene.layout, seed, DEFAULT_SETTINGS, truth.camera)
+    right, total = cube_colour_hits(smp.render.image, smp.render.labels, truth, light)
+    assert total >= 10 and right >= 0.99 * total
     guests = [o for o in truth.objects if o.kind == "daluigi.guest" and o.in_frame][:3]
     for o in guests:
         mask = card_alone_mask(smp.scene.layout, o.index, seed, truth.camera)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
-from tableref.calibration.markers import detect_markers
 from tableref.vision.synthetic import CLEAN, LayoutError, render
 from tableref.vision.synthetic.dataset import render_sample, sample
 from tableref.vision.synthetic.games import GAMES, random_state, rules_of, scene_for
 from tableref.vision.synthetic.games.checks import (CARD_KINDS, card_alone_mask, check_ground_truth, iou,
-                                                    polygon_mask)
+                                                    marker_errors, polygon_mask)
 
 #: (game, seed) pairs: seeds chosen to cover several phases and player counts.
 SAMPLES = [(game, seed) for game in ("dolcevita", "ligretto") for seed in (1, 2, 3)]  # Da Luigi: test_daluigi_scene.py
@@ -84,26 +82,27 @@ def test_card_polygons_cover_their_cards(samples, game, seed):
     assert cards
     for o in cards:
         mask = card_alone_mask(smp.scene.layout, o.index, seed, truth.camera)
-        assert iou(polygon_mask(mask.shape, o.polygon_px), mask) >= 0.93, o.ident
+        assert iou(polygon_mask(mask.shape, o.polygon_px), mask) >= 0.95, o.ident
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_marker_corners_match_the_detector_on_clean_renders(game):
-    errors = []
-    for seed in (1, 2):
-        result = render(sample(game, seed).scene.layout, seed, CLEAN)
-        found = {m.id: m.corners for m in detect_markers(result.image)}
-        assert {0, 1, 2, 3} <= set(found)  # card art may hold a stray id; calibration reads its own ids
-        for m in result.truth.markers:
-            errors.extend(np.linalg.norm(found[m.id] - m.corners_px, axis=1))
-    # Far markers are ~20 px here; the detector's sub-pixel corners wander by up to ~2 px on them.
-    assert np.mean(errors) <= 1.0 and np.max(errors) <= 2.5
+#: Dolce Vita 34 and 39: far markers ~24 px wide and sheared, where the detector's corners were
+#: once ~2 px off (its edge profiles ran past the black border into the code cells).
+MARKER_SAMPLES = [(game, seed) for game in GAMES for seed in (1, 2)] + [("dolcevita", 34), ("dolcevita", 39)]
+
+
+@pytest.mark.parametrize("game, seed", MARKER_SAMPLES)
+def test_marker_corners_match_the_detector_on_clean_renders(game, seed):
+    result = render(scene_for(game, random_state(game, seed)).layout, seed, CLEAN)  # the dataset's scene
+    errors, missed, excluded = marker_errors(result.image, result.truth)
+    assert (missed, excluded) == (0, 0)
+    assert len(errors) == 16 and max(errors) <= 1.0, max(errors)
 
 
 def test_check_ground_truth_reports_figures():
     figures = check_ground_truth("ligretto", 2, 3).to_json()
     assert figures["renders"] == 2 and figures["cards"] == 6
-    assert figures["card_iou_min"] >= 0.93 and figures["marker_error_mean_px"] <= 1.0
+    assert figures["card_iou_min"] >= 0.95 and figures["marker_error_max_px"] <= 1.0
+    assert figures["markers_missed"] == 0 and figures["marker_corners"] + 4 * figures["markers_excluded"] == 32
     assert figures["cube_colour_match"] is None and figures["cubes"] == 0
 
 
