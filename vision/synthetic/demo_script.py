@@ -37,7 +37,7 @@ from tableref.rules.playout import MAX_MOVES
 
 from ..errors import SourceError
 from . import games
-from .demo_illegal import MAKERS, PLACEMENTS, Illegal, is_placement
+from .demo_illegal import MAKERS, Illegal, is_placement
 
 #: The phases of one acted-out move, in order.
 PHASES = ("reach", "carry", "release", "withdraw", "settle")
@@ -285,7 +285,7 @@ class Timeline:
             if not legal:
                 raise RulesError(f"{game}: no legal move in the demo's game {number}, which is not over")
             made = None
-            if maker is not None and rate > 0 and any(isinstance(m, PLACEMENTS[game]) for m in legal) \
+            if maker is not None and rate > 0 and any(is_placement(game, m) for m in legal) \
                     and (owed or illegal_rng.random() < rate):
                 made = maker(state, illegal_rng, last)
                 owed = made is None  # none possible now: the next placement makes up for it

@@ -11,6 +11,9 @@ import pytest
 from tableref.vision.capture import open_source, registered_sources
 from tableref.vision.errors import SourceError
 from tableref.vision.synthetic.demo import DemoReader, demo_timeline, parse_demo
+from tableref.rules.daluigi import Move as DaLuigiMove
+from tableref.rules.dolcevita.state import Place as DolceVitaPlace
+from tableref.vision.synthetic.demo_illegal import is_placement
 from tableref.vision.synthetic.demo_motion import StepMotion
 from tableref.vision.synthetic.demo_script import HAND_PHASES, PHASES, DemoSettings, Timeline
 from tableref.vision.synthetic.games import GAMES, rules_of
@@ -18,7 +21,9 @@ from tableref.vision.synthetic.games import GAMES, rules_of
 #: Seconds to wait for a frame from a source (the first one draws camera, table and textures).
 PATIENCE_S = 30.0
 #: Games whose demo makes illegal placements.
-ILLEGAL_GAMES = ("dolcevita", "ligretto")
+ILLEGAL_GAMES = ("dolcevita", "ligretto", "daluigi")
+#: Games searched for an illegal placement of a given kind before giving up.
+GAMES_TO_SEARCH = 20
 
 
 def test_importing_capture_does_not_load_the_renderer_but_knows_the_demo():
@@ -108,6 +113,7 @@ def test_a_demo_that_does_not_loop_ends():
 
 @pytest.mark.parametrize(("game", "rate", "placements"), [
     ("dolcevita", 0.1, 600), ("dolcevita", 0.3, 400), ("ligretto", 0.1, 600), ("dolcevita", 0.0, 200),
+    ("daluigi", 0.1, 600), ("daluigi", 0.3, 400), ("daluigi", 0.0, 200),
 ])
 def test_illegal_placements_come_at_about_the_chosen_rate(game, rate, placements):
     timeline = Timeline(DemoSettings(game=game, seed=4, illegal_rate=rate))
@@ -132,6 +138,51 @@ def test_illegal_placements_are_in_the_truth_and_the_referee_flags_them(game):
         assert after.player == step.illegal.player and after.state is step.after
         verdict = rules.referee(step.before, rules.observe(step.after))
         assert step.illegal.code in {v.code for v in verdict.violations}
+
+
+def _illegal_steps(game, players, seed, kind, count):
+    """The first ``count`` illegal steps of ``kind`` in the demo's games (rate 0.3)."""
+    timeline = Timeline(DemoSettings(game=game, players=players, seed=seed, illegal_rate=0.3))
+    found = []
+    for number in range(GAMES_TO_SEARCH):
+        found += [s for s in timeline.through_game(number) if s.illegal is not None and s.illegal.kind == kind]
+        if len(found) >= count:
+            return found[:count]
+    raise AssertionError(f"fewer than {count} illegal {kind} placements in {GAMES_TO_SEARCH} games of {game}")
+
+
+@pytest.mark.parametrize(("kind", "players", "seed", "code"), [
+    ("unpaid", 3, 1, "daluigi.unpaid"),
+    ("unpaid", 2, 2, "daluigi.unpaid"),
+    ("two_fields", 3, 1, "daluigi.one_field"),
+    ("two_fields", 4, 3, "daluigi.one_field"),
+    ("jumped", 3, 1, "daluigi.field_not_free"),
+    ("jumped", 4, 3, "daluigi.field_not_free"),
+])
+def test_daluigi_illegal_shopping_is_flagged_with_its_code_and_player(kind, players, seed, code):
+    rules = rules_of("daluigi")
+    for step in _illegal_steps("daluigi", players, seed, kind, 2):
+        player = step.before.active
+        assert step.illegal.code == code and step.illegal.player == player == step.player
+        assert step.move.type == "shop" and step.after is not step.before
+        verdict = rules.referee(step.before, rules.observe(step.after))
+        assert not verdict.explanations
+        assert (code, player) in {(v.code, v.player) for v in verdict.violations}
+
+
+@pytest.mark.parametrize(("game", "move", "expected"), [
+    ("daluigi", DaLuigiMove("shop", 0, field=4, pushes=("G1",)), True),
+    ("daluigi", DaLuigiMove("welcome", 1), True),
+    ("daluigi", DaLuigiMove("pass", 2), True),
+    ("daluigi", DaLuigiMove("serve", 0, place=(("G1", "red"),)), False),
+    ("daluigi", DaLuigiMove("give", 0, to=1), False),
+    ("daluigi", DaLuigiMove("cube", -1, colour="red"), False),
+    ("dolcevita", DolceVitaPlace(0, 3, 1), True),
+    ("dolcevita", DaLuigiMove("shop", 0, field=4), False),
+    ("ligretto", DolceVitaPlace(0, 3, 1), False),
+])
+def test_what_the_illegal_rate_counts(game, move, expected):
+    assert is_placement(game, move) is expected
 
 
 @pytest.mark.parametrize("game", GAMES)
