@@ -1,4 +1,4 @@
-"""The game's surface: new_game, legal_moves, apply, sample_chance, is_over.
+"""The game's surface: new_game, legal_moves, apply, sample_chance, is_over (and resume).
 
 A decision with exactly one legal move (a forced serving, the last guest to give away, an
 arrow with one guest) is taken by the engine itself: every state handed out waits for
@@ -61,6 +61,12 @@ def _settle(state: State) -> State:
             break
         state = advance(perform(state, moves[0]))
     return state
+
+
+def resume(state: State) -> State:
+    """Run the task queue and the forced moves of a state made outside the engine (the position as
+    seen), as after any move: the state returned waits for chance, for a real choice, or is over."""
+    return _settle(advance(state))
 
 
 def apply(state: State, move: Move) -> State:

@@ -12,11 +12,14 @@ from __future__ import annotations
 from ..common import CHANCE, Explanation, Verdict
 from ..errors import IllegalMove
 from .catalogue import COLOUR_INDEX, COLOURS, cubes_from_label
+from .actions import perform
 from .engine import apply, legal_moves
 from .moves import Move
 from .observation import UNKNOWN, Item, Observation, expected_labels, mismatch
 from .overlay import overlay
+from .resume import continue_from, purchase_base
 from .state import State
+from .tasks import advance
 from .violations import change_violations
 
 #: States kept per search depth.
@@ -124,6 +127,15 @@ def _wanted(state: State, seen: dict[str, Item]) -> dict[int, tuple[int, ...]]:
     return out
 
 
+def _before_serving(state: State, move: Move, after: State) -> State | None:
+    """The table right after a purchase whose serving has only one way (the engine makes that serving
+    at once; the players still place the dice by hand): the dice in the supply, the serving due."""
+    if move.type != "shop":
+        return None
+    bought = advance(perform(state, move))
+    return bought if bought.phase == "serve" and bought != after else None
+
+
 def search(state: State, observation: Observation, narrow: bool = True) -> list[tuple[float, tuple, State]]:
     """Candidate explanations as (cost, moves, state), best first.  With ``narrow``, dice drawn are
     limited to colours seen more of where they went (fast); without, every colour is tried."""
@@ -150,10 +162,11 @@ def search(state: State, observation: Observation, narrow: bool = True) -> list[
                     t = apply(s, move)
                 except IllegalMove:
                     continue
-                if t in visited:
-                    continue
-                visited.add(t)
-                children.append((mismatch(expected_labels(t), items), moves + (move,), t, _distance(t, wanted)))
+                for t in (t, _before_serving(s, move, t)):
+                    if t is None or t in visited:
+                        continue
+                    visited.add(t)
+                    children.append((mismatch(expected_labels(t), items), moves + (move,), t, _distance(t, wanted)))
         if not children:
             break
         children.sort(key=lambda c: (round(c[0], 9), c[3], len(c[1])))
@@ -183,7 +196,7 @@ def _acceptable(cost_state: State, observation: Observation) -> bool:
 
 def referee(state: State, observation: Observation) -> Verdict:
     """Rank the legal move sequences that explain ``observation`` from ``state``; when none does, list
-    the rules broken and give the observed position to continue from."""
+    the rules broken and give the observed position to continue from (see :mod:`.resume`)."""
     if not isinstance(observation, Observation):
         observation = Observation.from_json(observation)
     observation.check_players(state.players)
@@ -204,6 +217,9 @@ def referee(state: State, observation: Observation) -> Verdict:
         return Verdict(explanations=tuple(explanations), violations=(), state=explanations[0].state,
                        note=f"{len(explanations[0].moves)} move(s) explain the change")
     seen_state = overlay(best[2], observation, DOUBT)
+    bought = purchase_base(state, seen_state)
+    if bought is not None:
+        seen_state = overlay(bought, observation, DOUBT)
     found_v = change_violations(state, seen_state, observation, DOUBT)
-    return Verdict(explanations=(), violations=tuple(found_v), state=seen_state,
+    return Verdict(explanations=(), violations=tuple(found_v), state=continue_from(seen_state),
                    note="no legal sequence of moves explains the change; the position seen is kept")

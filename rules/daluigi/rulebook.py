@@ -37,13 +37,21 @@ def set_at(seq: tuple, index: int, value) -> tuple:
 
 
 def need_of(card: GuestCard, guest: Guest) -> tuple[int, ...]:
-    """Open order fields of a guest, per colour."""
-    return tuple(o - c for o, c in zip(card.order, guest.cubes))
+    """Open order fields of a guest, per colour (never negative: a die the guest did not order, put
+    there against the rules, opens or fills no field)."""
+    return tuple(o - c if o > c else 0 for o, c in zip(card.order, guest.cubes))
+
+
+def unordered_of(card: GuestCard, guest: Guest) -> tuple[int, ...]:
+    """Dice lying on a guest beyond its order, per colour ('place them on the matching open fields of
+    their orders': these lie on a field of another colour)."""
+    return tuple(c - o if c > o else 0 for o, c in zip(card.order, guest.cubes))
 
 
 def missing_of(card: GuestCard, guest: Guest) -> int:
-    """Order fields still empty (jokers fill fields of any colour)."""
-    return card.dishes - sum(guest.cubes) - guest.jokers
+    """Order fields still empty (jokers fill fields of any colour; a die of a colour not ordered fills
+    none)."""
+    return sum(need_of(card, guest)) - guest.jokers
 
 
 def find_guest(state: State, player: int, card_id: str) -> int | None:

@@ -6,7 +6,7 @@ from ..common import Violation
 from .catalogue import COLOURS, CUBE_COUNTS, SEGMENTS, SLOTS, clocks_of, row_of, slot_of_wait
 from .observation import UNKNOWN, Observation
 from .reasons import REASONS
-from .rulebook import card_of, missing_of, need_of
+from .rulebook import card_of, missing_of, unordered_of
 from .state import State
 from .tasks import can_place
 
@@ -43,9 +43,8 @@ def wrong_dish(state: State) -> list[Violation]:
         for g in strip:
             if g is None:
                 continue
-            need = need_of(card_of(state, g.card), g)
-            for c, n in enumerate(need):
-                if n < 0:
+            for c, n in enumerate(unordered_of(card_of(state, g.card), g)):
+                if n > 0:
                     out.append(_v("daluigi.wrong_dish", p, (f"guest:{g.card}", f"cube:{COLOURS[c]}"), "wrong_dish",
                                   f"Guest {g.card} of player {p} has a {COLOURS[c]} die it did not order."))
     return out
@@ -61,7 +60,7 @@ def order_not_collected(state: State) -> list[Violation]:
 
 
 def wrong_dish_of(state: State, g) -> bool:
-    return any(n < 0 for n in need_of(card_of(state, g.card), g))
+    return any(unordered_of(card_of(state, g.card), g))
 
 
 def must_serve(state: State, players=None) -> list[Violation]:
@@ -168,9 +167,26 @@ def unpaid(before: State, after: State) -> list[Violation]:
     return []
 
 
+def turn_seen_over(before: State, after: State, player: int) -> bool:
+    """Does the change show that ``player``'s turn is over: a market field refilled ('If, at the end of
+    a turn, all the fields of one row of the marketplace are empty, those fields are refilled'), or
+    another player's supply, guests, served pile or tiles changed?"""
+    if any(sum(b) > sum(a) for a, b in zip(before.market, after.market)):
+        return True
+    return any(before.supply[q] != after.supply[q] or before.strips[q] != after.strips[q]
+               or before.served[q] != after.served[q] or before.tiles[q] != after.tiles[q]
+               for q in range(before.players) if q != player)
+
+
 def must_serve_after_shop(before: State, after: State) -> list[Violation]:
+    """'After shopping, the player must assign all the food dice in their supply to their guests.'
+    Serving follows the purchase, so a needed die in the supply is a fault only once the turn is seen
+    to be over; before that the player is still serving (the state continued from waits for it)."""
+    p = before.active
     taken = [f for f, (a, b) in enumerate(zip(before.market, after.market)) if any(y < x for x, y in zip(a, b))]
-    return must_serve(after, [before.active]) if taken else []
+    if not (taken or ("serve", p) in before.tasks) or not turn_seen_over(before, after, p):
+        return []
+    return must_serve(after, [p])
 
 
 def change_violations(before: State, after: State, observation: Observation, doubt: float) -> list[Violation]:

@@ -135,7 +135,9 @@ SEEN_CASES = [
     ("daluigi.lemons_and_flowers", _shop_turn, {"lemons_0": "1", "flowers_0": "1"}),
     ("daluigi.wrong_dish", _shop_turn,
      {"market_0": "", "supply_0": "", "order_0_3": "yellow"}),
-    ("daluigi.must_serve", lambda t: t.market(_base(t), {0: ["blue"]}), {"market_0": "", "supply_0": "blue"}),
+    # the blue die G26 wants kept in the supply, and the turn seen over (the emptied top row refilled)
+    ("daluigi.must_serve", lambda t: t.market(_base(t), {0: ["blue"], 1: [], 2: []}),
+     {"market_0": "yellow", "market_1": "yellow", "market_2": "yellow", "supply_0": "blue"}),
     ("daluigi.unexplained", _shop_turn, {"served_0": "3"}),
 ]
 
