@@ -13,7 +13,7 @@ from tableref.rules.daluigi.catalogue import CUBE_COUNTS, TILES, load_deck
 from tableref.rules.daluigi.options import CHOICES
 
 #: Games per player count with the default options (123 games in all, with the option games below).
-GAMES = {2: 40, 3: 25, 4: 15}
+GAMES = {2: 80, 3: 60, 4: 40}
 #: Every non-default value of every option, each played in a few games.
 OPTION_CASES = [({name: value}, players) for name, values in CHOICES.items() for value in values[1:]
                 for players in (2, 4)] + [({"flower_tiles": 0, "tile_piles": "separate"}, 3)]

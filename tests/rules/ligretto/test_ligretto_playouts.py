@@ -11,7 +11,7 @@ from tableref.rules import ligretto as L
 from tableref.rules.ligretto.state import check_conservation
 
 #: (players, games, rounds): a few hundred games in all, mostly one round to stay fast.
-PLAN = [(2, 60, 1), (3, 40, 1), (4, 30, 1), (2, 3, 3), (3, 2, 3), (4, 2, 3)]
+PLAN = [(2, 100, 1), (3, 70, 1), (4, 50, 1), (2, 3, 3), (3, 2, 3), (4, 2, 3)]
 
 
 def _cases():
