@@ -53,7 +53,9 @@ def _stop_on_sigterm() -> None:
 
 
 @click.command("serve")
-@click.option("--source", help="Frames: 'demo', a camera index, a video file, an image folder or a stream URL.")
+@click.option("--source", default="demo", show_default=True,
+              help="Frames: 'demo' (the built-in virtual table), a camera index, a video file, an image folder or a "
+                   "stream URL.")
 @click.option("--game", "game_name", type=click.Choice(sorted(GAMES)), help="Start this game at once.")
 @click.option("--players", type=click.IntRange(min=1), default=2, show_default=True,
               help="Players of the game started with --game.")

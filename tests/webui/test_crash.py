@@ -8,39 +8,20 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import live_scenes as ls
 
+from webui_helpers import get_json as _get, start_server
+
 REPO = Path(__file__).resolve().parents[2]
 GAME, SEED, SCENES, FRAMES_PER_SCENE = "dolcevita", 11, 14, 8
-#: Seconds the server may take to start (imports, opening the source).
-START_TIMEOUT_S = 30.0
 
 
 def _serve(tmp_path: Path, frames: Path, log: Path, *extra: str) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "PYTHONPATH": str(REPO / "tests" / "live"), ls.SCENES_ENV: str(tmp_path / "scenes.json")}
-    command = [sys.executable, "-m", "tableref", "serve", "--source", str(frames), "--port", "0", "--log", str(log),
-               "--fps", "30", "--plugin", "live_scenes", *extra]
-    errors = tmp_path / f"serve-{frames.name}.txt"  # a file, not a pipe: a full pipe would block the server
-    with errors.open("w") as sink:
-        process = subprocess.Popen(command, cwd=tmp_path, env=env, stderr=sink, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline and process.poll() is None:
-        for line in errors.read_text().splitlines():
-            if "tableref dashboard: " in line:
-                return process, line.split("tableref dashboard: ", 1)[1].strip().rstrip("/")
-        time.sleep(0.05)
-    process.kill()
-    raise AssertionError(f"the server did not start: {errors.read_text()[-2000:]}")
-
-
-def _get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return json.loads(response.read())
+    return start_server(["--source", str(frames), "--port", "0", "--log", str(log), "--fps", "30",
+                         "--plugin", "live_scenes", *extra], tmp_path, env)
 
 
 def test_sigkill_mid_game_loses_nothing_and_the_game_goes_on(tmp_path):

@@ -32,3 +32,17 @@ def test_bad_serve_arguments(run_cli, tmp_path, args, message):
         sock.close()
     assert result.code == 2, result
     assert message in result.err and "Traceback" not in result.err
+
+
+def test_the_built_in_demo_is_the_default_source(tmp_path):
+    from webui_helpers import get_json, start_server
+    from live_scenes import wait_for
+
+    server, url = start_server(["--port", "0", "--log", str(tmp_path / "games.sqlite")], tmp_path)
+    try:
+        source = wait_for(lambda: (s := get_json(url + "/api/state")["source"])["status"]["state"] == "live" and s, 30)
+        assert source["spec"] == "demo"
+        assert source["status"]["frames"] > 0
+    finally:
+        server.terminate()
+        server.wait(10)
