@@ -40,9 +40,8 @@ def test_the_built_in_demo_is_the_default_source(tmp_path):
 
     server, url = start_server(["--port", "0", "--log", str(tmp_path / "games.sqlite")], tmp_path)
     try:
-        source = wait_for(lambda: (s := get_json(url + "/api/state")["source"])["status"]["state"] == "live" and s, 30)
-        assert source["spec"] == "demo"
-        assert source["status"]["frames"] > 0
+        source = wait_for(lambda: (s := get_json(url + "/api/state")["source"])["status"]["frames"] > 0 and s, 30)
+        assert source["spec"] == "demo" and source["status"]["state"] == "live"
     finally:
         server.terminate()
         server.wait(10)
