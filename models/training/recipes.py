@@ -24,7 +24,7 @@ from .dataset import Sample
 log = logging.getLogger(__name__)
 
 #: Modules whose import registers recipes (each calls :func:`register`).
-RECIPE_MODULES = ("tableref.models.training.smoke",)
+RECIPE_MODULES = ("tableref.models.training.smoke", "tableref.models.training.dolcevita")
 
 #: Builds the sample pool: ``build(seed, count)`` -> at least ``count`` samples.
 Builder = Callable[[int, int], Sequence[Sample]]
@@ -59,6 +59,9 @@ class Recipe:
         Seeds of the pool (and training), and of the split.
     widths : tuple of int
         Channels of the network's blocks.
+    split : callable, optional
+        Splits the pool into (train, validation) itself (e.g. by render seed ranges);
+        None: a stratified random split with ``val_seed`` and ``val_fraction``.
     """
 
     name: str
@@ -74,6 +77,7 @@ class Recipe:
     train_seed: int = 1
     val_seed: int = 2
     widths: tuple[int, ...] = (16, 32, 64, 128)
+    split: Callable[[Sequence[Sample]], tuple[list[Sample], list[Sample]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +150,10 @@ def run_recipe(recipe: Recipe, out_dir: str | Path, command: str, *, epochs: int
         settings = replace(settings, epochs=epochs or settings.epochs, max_steps=max_steps)
     rng = seed_everything(recipe.train_seed)
     pool = list(recipe.build(recipe.train_seed, samples or recipe.samples))
-    train_set, val_set = split(pool, recipe.val_fraction, recipe.val_seed)
+    if recipe.split is not None:
+        train_set, val_set = recipe.split(pool)
+    else:
+        train_set, val_set = split(pool, recipe.val_fraction, recipe.val_seed)
     if not val_set:
         raise TrainingError(f"recipe {recipe.name!r} left no validation samples; build more samples")
     prep = recipe.preprocessing

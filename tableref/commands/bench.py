@@ -12,6 +12,12 @@ from ..bench import format_table, machine
 @click.command("bench")
 @click.option("--rules", "do_rules", is_flag=True, help="Random legal games per second and referee time, per game.")
 @click.option("--live", "do_live", is_flag=True, help="Cost of an unchanged 1280x720 frame (motion gate, stream encode).")
+@click.option("--recognition", "do_recognition", is_flag=True,
+              help="Recogniser accuracy and time on fresh renders (with --game).")
+@click.option("--game", "recognition_game", type=click.Choice(("dolcevita",)), default="dolcevita",
+              show_default=True, help="Game for --recognition.")
+@click.option("--scenes", type=click.IntRange(min=1), default=300, show_default=True,
+              help="Renders read by --recognition (test seeds 3000000 + --seed ..).")
 @click.option("--render", "do_render", is_flag=True,
               help="Demo source frames per second at 1280x720, and the ground-truth checks of the renders.")
 @click.option("--renders", type=click.IntRange(min=0), default=200, show_default=True,
@@ -22,10 +28,10 @@ from ..bench import format_table, machine
               help="Games per game for --rules.")
 @click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
-def command(do_rules: bool, do_live: bool,
+def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_game: str, scenes: int,
             do_render: bool, renders: int, render_seconds: float, games: int, seed: int, as_json: bool) -> None:
     """Measure speed and accuracy. With no area flag, every area is measured."""
-    everything = not (do_rules or do_live or do_render)
+    everything = not (do_rules or do_live or do_recognition or do_render)
     figures = []
     if do_rules or everything:
         from ..bench import rules as rules_bench
@@ -38,6 +44,10 @@ def command(do_rules: bool, do_live: bool,
     if do_live or everything:
         from ..bench import live as live_bench
         figures += live_bench.run(seed=seed)
+    if do_recognition or everything:
+        from ..bench import recognition as recognition_bench
+        from ..models.training.dolcevita import TEST_SEED
+        figures += recognition_bench.run(scenes, TEST_SEED + seed)
     if do_render or everything:
         from ..bench import render as render_bench
         figures += render_bench.run(render_seconds, renders, seed,

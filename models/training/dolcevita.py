@@ -1,0 +1,233 @@
+"""The ``dolcevita-cards`` recipe: the card classifier trained on renders of the digital twin.
+
+Samples are made exactly as the recogniser reads a photograph: the table markers found in
+the render give the homography, the zones description gives each spot (the visible strip
+of a card, or the place just beyond the last card of a fan), and the shared crop makes the
+input. Labels come from the rules state behind the render; a spot covered by a hand or an
+object is ``unknown`` when less than :data:`FIRM_SHARE_LOW` of it shows, and a spot between
+that and :data:`FIRM_SHARE_HIGH` is left out (its truth is neither clearly readable nor
+clearly hidden).
+
+Seeds: training renders ``TRAIN_SEED ..``, validation renders ``VAL_SEED ..`` (two ranges,
+recorded in the card); benchmarks and tests use ``TEST_SEED ..``, never used here. Rendering
+costs about half a second per image, so each render's samples are cached as ``.npz`` under
+``$TABLEREF_CACHE`` (default ``~/.cache/tableref``), outside the repository.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, money_label, number_label
+from ...vision.crop import crop_patches
+from ...vision.recognise.common import RecognitionError, TableView, locate_table
+from ...vision.recognise.dolcevita import MODEL_NAME, PREPROCESSING, load_dolcevita_zones
+from ...vision.recognise.dolcevita_labels import LABELS
+from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
+from ..card import CropSettings, Preprocessing
+from .augment import Augmentation
+from .dataset import Sample
+from .recipes import Recipe, register
+
+log = logging.getLogger(__name__)
+
+#: Seed ranges: training renders, validation renders, and (never trained on) test renders.
+TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
+#: Validation renders per training render.
+VAL_RATIO = 0.2
+#: Spots per render, roughly (to turn a sample count into a number of renders).
+SPOTS_PER_RENDER = 110
+#: A spot showing at least this share is read; below FIRM_SHARE_LOW it is "unknown".
+FIRM_SHARE_HIGH, FIRM_SHARE_LOW = 0.65, 0.35
+#: Cached context around each spot: the spot plus this margin, at this size (h, w) px.
+CONTEXT_MARGIN, CONTEXT_SIZE = 0.5, (64, 64)
+CACHE_VERSION = "v1"
+#: Render workers (the machine has 2 cores).
+WORKERS = 2
+
+
+@dataclass(frozen=True, eq=False)
+class SpotSample(Sample):
+    """A :class:`Sample` that remembers which split its render belongs to."""
+
+    split: str = "train"
+
+
+def cache_dir() -> Path:
+    root = Path(os.environ.get("TABLEREF_CACHE", Path.home() / ".cache" / "tableref"))
+    return root / "dolcevita-cards" / CACHE_VERSION
+
+
+def _covered_share(render, quad_px: np.ndarray) -> float:
+    """Share of a quad (image px) covered by hands or distractors, or outside the image."""
+    from ...vision.synthetic.games import is_foreign
+
+    h, w = render.labels.shape
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad_px).astype(np.int32), 1)
+    inside = int(mask.sum())
+    area = abs(cv2.contourArea(quad_px.astype(np.float32)))
+    if area < 1:
+        return 1.0
+    foreign = np.zeros(int(render.labels.max()) + 1, bool)
+    for o in render.truth.objects:
+        if is_foreign(o.kind):
+            foreign[o.label] = True
+    covered = int(foreign[render.labels[mask.astype(bool)]].sum())
+    return float(min(1.0, (covered + max(area - inside, 0)) / area))
+
+
+def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[tuple[str, np.ndarray, str]]:
+    """(group, quad in image px, label) of every spot of a rendered state, firm ones only."""
+
+    def firm(label: str, shown: float) -> str | None:
+        if shown >= FIRM_SHARE_HIGH:
+            return label
+        return UNKNOWN if shown < FIRM_SHARE_LOW else None
+
+    table = view.table_mm
+    for c in range(COLUMNS):
+        for s in range(SLOTS):
+            quad = view.to_image(zones.slot_quad(table, c, s))
+            ident = f"dv.slot.{c}.{s}"
+            if s < len(state.columns[c]):
+                label = firm(state.columns[c][s], seen.parts.get(ident, 0.0))
+            else:
+                label = firm(EMPTY, seen.regions.get(ident, 0.0))
+            if label:
+                yield SLOT, quad, label
+        under = state.under[c]
+        n = len(under)
+        for k in range(max(n + 1, min(n + 2, zones.fixed_count(UNDER) + 1))):
+            quad_mm = zones.under_quad(table, c, k, n)
+            if not in_play_area(quad_mm, table):
+                continue
+            quad = view.to_image(quad_mm)
+            if k < n:
+                label = firm(number_label(*under[k]), seen.parts.get(f"dv.under.{c}.{k}", 0.0))
+            else:
+                label = firm(EMPTY, 1.0 - _covered_share(render, quad))
+            if label:
+                yield UNDER, quad, label
+    for p, seat in enumerate(zones.seats_for(state.players, table)):
+        for group, cards in ((GOODS, list(state.goods[p])), (MONEY, [money_label(v) for v in state.money[p]])):
+            n = len(cards)
+            for k in range(max(n + 1, min(n + 2, zones.fixed_count(group) + 1))):
+                quad_mm = zones.hold_quad(seat, group, k, n)
+                if not in_play_area(quad_mm, table):
+                    continue
+                quad = view.to_image(quad_mm)
+                if k < n:
+                    label = firm(cards[k], seen.parts.get(f"dv.{group}.{p}.{k}", 0.0))
+                else:
+                    label = firm(EMPTY, 1.0 - _covered_share(render, quad))
+                if label:
+                    yield group, quad, label
+
+
+def _context_prep() -> Preprocessing:
+    return Preprocessing(CONTEXT_SIZE, "bgr", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0),
+                         CropSettings("quad", CONTEXT_MARGIN))
+
+
+def _inner_quad() -> np.ndarray:
+    """Where a spot's quad lies inside its cached context patch (px)."""
+    h, w = CONTEXT_SIZE
+    inset = CONTEXT_MARGIN / (1.0 + 2.0 * CONTEXT_MARGIN)
+    x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
+    y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Render ``seed`` and cut every firm spot: (patches (N, 64, 64, 3) uint8, label indices (N,)).
+
+    A render whose markers cannot be found gives no samples (the recogniser cannot read it either).
+    """
+    from ...vision.synthetic.dataset import sample
+
+    s = sample("dolcevita", seed)
+    zones = load_dolcevita_zones()
+    try:
+        view = locate_table(s.image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+    except RecognitionError:
+        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
+    spots = list(truth_spots(zones, view, s.scene.state, s.seen, s.render))
+    patches = crop_patches(s.image, [q for _, q, _ in spots], _context_prep())
+    index = {label: i for i, label in enumerate(LABELS)}
+    return patches, np.array([index[label] for _, _, label in spots], np.int64)
+
+
+def _cached(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    path = cache_dir() / f"{seed}.npz"
+    if path.is_file():
+        with np.load(path) as data:
+            return data["patches"], data["labels"]
+    patches, labels = render_spots(seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, patches=patches, labels=labels)
+    os.replace(tmp, path)
+    return patches, labels
+
+
+def seeds_for(count: int) -> tuple[list[int], list[int]]:
+    """Training and validation render seeds for a pool of about ``count`` samples."""
+    renders = max(2, math.ceil(count / SPOTS_PER_RENDER))
+    n_val = max(1, round(renders * VAL_RATIO))
+    return list(range(TRAIN_SEED, TRAIN_SEED + renders - n_val)), list(range(VAL_SEED, VAL_SEED + n_val))
+
+
+def build(seed: int, count: int) -> list[SpotSample]:
+    """Samples of about ``count`` spots from training renders (seeds from ``seed``) and
+    validation renders (seeds from :data:`VAL_SEED`), each render cached."""
+    train_seeds, val_seeds = seeds_for(count)
+    offset = seed - TRAIN_SEED
+    train_seeds = [s + offset for s in train_seeds]
+    todo = [s for s in train_seeds + val_seeds if not (cache_dir() / f"{s}.npz").is_file()]
+    if todo:
+        log.info("rendering %d Dolce Vita scenes into %s", len(todo), cache_dir())
+        with get_context("spawn").Pool(WORKERS) as pool:
+            for _ in pool.imap_unordered(_cached, todo, chunksize=4):
+                pass
+    inner = _inner_quad()
+    samples: list[SpotSample] = []
+    for split, seeds in (("train", train_seeds), ("val", val_seeds)):
+        for s in seeds:
+            patches, labels = _cached(s)
+            samples += [SpotSample(p, inner, LABELS[i], None, split) for p, i in zip(patches, labels)]
+    return samples
+
+
+def split(samples: Sequence[SpotSample]) -> tuple[list[SpotSample], list[SpotSample]]:
+    """Training and validation samples by their renders' seed ranges (never mixed)."""
+    return [s for s in samples if s.split == "train"], [s for s in samples if s.split == "val"]
+
+
+RECIPE = register(Recipe(
+    name=MODEL_NAME,
+    description="Dolce Vita cards, number cards, empty places and covered places, from renders of the twin",
+    labels=LABELS,
+    preprocessing=PREPROCESSING,
+    build=build,
+    samples=19_800,
+    val_fraction=VAL_RATIO,
+    measured_on=(f"spots of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
+                 f"{TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set"),
+    augmentation=Augmentation(temperature=0.3, brightness=0.25, blur_sigma=1.0, noise_std=6.0,
+                              rotation_deg=3.0, shift=0.08, scale=0.08),
+    settings={"epochs": 6, "batch_size": 128, "learning_rate": 3e-3},
+    train_seed=TRAIN_SEED,
+    val_seed=VAL_SEED,
+    widths=(24, 48, 96, 128),
+    split=split,
+))

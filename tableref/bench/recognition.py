@@ -1,0 +1,236 @@
+"""Benchmark of a recogniser on fresh renders of the digital twin (seeds never trained on).
+
+Scoring, per scene, against the render's truth (the rules state and how much of each card
+shows):
+
+* a *misread* is a card label (or ``empty``) the recogniser gives at a place where the state
+  has no such card: a wrong answer;
+* a *miss* is a card the camera plainly shows (at least ``FIRM_SHARE_HIGH`` of it visible)
+  that the recogniser did not read (it said unknown, or saw too few cards);
+* cards between half and ``FIRM_SHARE_HIGH`` visible may be read or left unknown.
+
+Per-card error = (misreads + misses) / places in the perfect observation; a scene is
+exactly right when it has neither. The figures are also given per group of places (the
+columns' slots, the number cards under them, the players' goods and money) and split by
+whether the render carries the twin's motion blur (a quarter of its stills do; a settled
+scene under a fixed webcam would not).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass
+from multiprocessing import get_context
+
+import numpy as np
+
+from ..models.training.dolcevita import FIRM_SHARE_HIGH, TEST_SEED
+from ..rules.dolcevita.catalogue import COLUMNS, EMPTY, MONEY, SLOTS, UNKNOWN, money_label, number_label
+from ..vision.recognise.common import RecognitionError
+from . import Figure
+
+log = logging.getLogger(__name__)
+
+#: Groups of places, as the recogniser's spots (:mod:`tableref.vision.recognise.dolcevita_zones`).
+GROUPS = ("slot", "under", "goods", "money")
+#: Processes rendering the test scenes, and renders made per turn (reading waits for them).
+RENDER_WORKERS, CHUNK = 2, 10
+#: A render whose motion blur is at least this long (px) counts as blurred; the renderer
+#: applies no motion blur below it.
+BLURRED_PX = 1.5
+
+
+@dataclass(frozen=True)
+class CardError:
+    """One wrong place of one reading: ``kind`` is ``misread`` or ``missed``."""
+
+    kind: str
+    group: str
+    where: str
+    label: str
+
+
+def group_of(where: str, label: str) -> str:
+    """The group of a place (``column:3:slot:2``, ``column:3:under``, ``player:1``) and label."""
+    if ":slot:" in where:
+        return "slot"
+    if where.endswith(":under"):
+        return "under"
+    return "money" if label.startswith(f"{MONEY}:") else "goods"
+
+
+@dataclass(frozen=True, eq=False)
+class Shot:
+    """What the benchmark keeps of one render: the image and its truth (not the whole sample)."""
+
+    seed: int
+    image: np.ndarray
+    state: object
+    seen: object
+    blurred: bool
+
+
+def shoot(seed: int) -> Shot:
+    """Render Dolce Vita ``seed`` (in a worker process) and keep what scoring needs."""
+    from ..vision.synthetic.dataset import sample
+
+    s = sample("dolcevita", seed)
+    return Shot(seed, s.image, s.scene.state, s.seen, is_blurred(s))
+
+
+def _truth_of(sample):
+    """(state, seen) of a dataset sample or a :class:`Shot`."""
+    if isinstance(sample, Shot):
+        return sample.state, sample.seen
+    return sample.scene.state, sample.seen
+
+
+def truth_by_place(sample) -> tuple[dict[str, Counter], dict[str, Counter], Counter]:
+    """(every label the state has per place, the labels plainly visible per place, places per group)."""
+    state, seen = _truth_of(sample)
+    have: dict[str, Counter] = {}
+    firm: dict[str, Counter] = {}
+    places: Counter = Counter()
+
+    def add(where: str, label: str, shown: float) -> None:
+        have.setdefault(where, Counter())[label] += 1
+        places[group_of(where, label)] += 1
+        if shown >= FIRM_SHARE_HIGH:
+            firm.setdefault(where, Counter())[label] += 1
+
+    for c in range(COLUMNS):
+        for s in range(SLOTS):
+            ident = f"dv.slot.{c}.{s}"
+            if s < len(state.columns[c]):
+                add(f"column:{c}:slot:{s}", state.columns[c][s], seen.parts.get(ident, 0.0))
+            else:
+                add(f"column:{c}:slot:{s}", EMPTY, seen.regions.get(ident, 0.0))
+        for k, (p, v) in enumerate(state.under[c]):
+            add(f"column:{c}:under", number_label(p, v), seen.parts.get(f"dv.under.{c}.{k}", 0.0))
+    for p in range(state.players):
+        for k, label in enumerate(state.goods[p]):
+            add(f"player:{p}", label, seen.parts.get(f"dv.goods.{p}.{k}", 0.0))
+        for k, value in enumerate(state.money[p]):
+            add(f"player:{p}", money_label(value), seen.parts.get(f"dv.money.{p}.{k}", 0.0))
+    return have, firm, places
+
+
+def scene_errors(sample, observation) -> tuple[list[CardError], Counter]:
+    """(every misread and miss of one reading of ``sample``, places per group)."""
+    have, firm, places = truth_by_place(sample)
+    read: dict[str, Counter] = {}
+    for item in observation.items:
+        if item.label != UNKNOWN:
+            read.setdefault(item.where, Counter())[item.label] += 1
+    errors = []
+    for kind, got, truth in (("misread", read, have), ("missed", firm, read)):
+        for where, labels in got.items():
+            for label, n in (labels - truth.get(where, Counter())).items():
+                errors += [CardError(kind, group_of(where, label), where, label)] * n
+    return errors, places
+
+
+def refused_errors(sample) -> tuple[list[CardError], Counter]:
+    """A scene the recogniser refused: every plainly visible card is missed."""
+    _, firm, places = truth_by_place(sample)
+    return [CardError("missed", group_of(w, label), w, label) for w, labels in firm.items()
+            for label in labels.elements()], places
+
+
+def score_scene(sample, observation) -> tuple[int, int, int]:
+    """(misreads, misses, places) of one reading of ``sample``."""
+    errors, places = scene_errors(sample, observation)
+    misreads = sum(e.kind == "misread" for e in errors)
+    return misreads, len(errors) - misreads, sum(places.values())
+
+
+def is_blurred(sample) -> bool:
+    """Whether the render carries motion blur (the camera or the table moved during the shot)."""
+    return float(sample.render.truth.effects.get("motion_length_px", 0.0)) >= BLURRED_PX
+
+
+def _shots(seeds: list[int]):
+    """The renders of ``seeds`` in order, made a chunk at a time by worker processes; the
+    workers are idle while the caller reads a chunk, so reading is timed on a quiet machine."""
+    with get_context("spawn").Pool(RENDER_WORKERS) as pool:
+        for start in range(0, len(seeds), CHUNK):
+            yield from pool.map(shoot, seeds[start:start + CHUNK])
+
+
+def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None) -> list[Figure]:
+    """Read ``scenes`` renders (seeds ``seed``..) and measure error, exact scenes and time."""
+    from ..vision.recognise.dolcevita import DolceVitaRecogniser
+
+    recogniser = recogniser or DolceVitaRecogniser.open()
+    # tallies keyed by (subset, name): subsets "all", "blurred", "sharp"
+    tally: Counter = Counter()
+    times, cpu = [], []
+    for i, s in enumerate(_shots(list(range(seed, seed + scenes)))):
+        subsets = ("all", "blurred" if s.blurred else "sharp")
+        start, start_cpu = time.perf_counter(), time.process_time()
+        try:
+            observation = recogniser.read(s.image).observation
+        except RecognitionError as exc:
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            errors, places = refused_errors(s)
+            log.info("seed %d refused: %s", s.seed, exc)
+            for subset in subsets:
+                tally[subset, "refused"] += 1
+        else:
+            times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+            errors, places = scene_errors(s, observation)
+        for e in errors:
+            log.debug("seed %d %s %s: %s at %s", s.seed, e.kind, e.group, e.label, e.where)
+        for subset in subsets:
+            tally[subset, "scenes"] += 1
+            tally[subset, "exact"] += not errors
+            tally[subset, "misread"] += sum(e.kind == "misread" for e in errors)
+            tally[subset, "wrong"] += len(errors)
+            tally[subset, "places"] += sum(places.values())
+            for g in GROUPS:
+                tally[subset, f"places:{g}"] += places[g]
+                tally[subset, f"wrong:{g}"] += sum(e.group == g for e in errors)
+        if progress is not None:
+            progress(i + 1, scenes)
+    return _figures(tally, sorted(times), cpu, scenes, seed)
+
+
+def _figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, seed: int) -> list[Figure]:
+    on = (f"{scenes} fresh Dolce Vita renders of the digital twin, 1280x720, seeds {seed}..{seed + scenes - 1} "
+          "(never used in training)")
+
+    def pct(a: int, b: int) -> float:
+        return 100.0 * a / b if b else float("nan")
+
+    figures = [
+        Figure("recognition", "dolcevita: per-card error (misread + missed)",
+               pct(tally["all", "wrong"], tally["all", "places"]), "%", on),
+        Figure("recognition", "dolcevita: misread cards", pct(tally["all", "misread"], tally["all", "places"]), "%", on),
+        Figure("recognition", "dolcevita: scenes read exactly right", pct(tally["all", "exact"], scenes), "%", on),
+        Figure("recognition", "dolcevita: scenes refused (no table found)", pct(tally["all", "refused"], scenes), "%",
+               on),
+    ]
+    for g in GROUPS:
+        figures.append(Figure("recognition", f"dolcevita: per-card error, {g} places",
+                              pct(tally["all", f"wrong:{g}"], tally["all", f"places:{g}"]), "%",
+                              f"{on}; {tally['all', f'places:{g}']} {g} places"))
+    for subset, what in (("sharp", "without motion blur"), ("blurred", "with the twin's motion blur")):
+        n = tally[subset, "scenes"]
+        sub_on = f"the {n} of those {scenes} renders {what}"
+        figures += [
+            Figure("recognition", f"dolcevita: per-card error, {subset} renders",
+                   pct(tally[subset, "wrong"], tally[subset, "places"]), "%", sub_on),
+            Figure("recognition", f"dolcevita: scenes read exactly right, {subset} renders",
+                   pct(tally[subset, "exact"], n), "%", sub_on),
+        ]
+    figures += [
+        Figure("recognition", "dolcevita: time per image (mean)", 1000 * sum(times) / len(times), "ms", on),
+        Figure("recognition", "dolcevita: time per image (p95)", 1000 * times[int(0.95 * (len(times) - 1))], "ms", on),
+        Figure("recognition", "dolcevita: CPU time per image, all threads (mean)", 1000 * sum(cpu) / len(cpu), "ms",
+               f"{on}; the work itself, whatever else the machine runs"),
+    ]
+    return figures

@@ -1,0 +1,40 @@
+"""A luxury good or number card exists once: a second reading of it is resolved (no model needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tableref.vision.recognise.dolcevita import Reading, once_each
+
+QUAD = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
+MIN_CONFIDENCE = 0.6
+
+
+def reading(where: str, label: str, confidence: float, *alternatives: tuple[str, float]) -> Reading:
+    group = "under" if where.endswith("under") else "slot"
+    return Reading(where, group, 0, QUAD, label, confidence, ((label, confidence),) + alternatives)
+
+
+@pytest.mark.parametrize("readings, expected", [
+    # different cards: nothing changes
+    ([reading("a", "car:100000", 0.9), reading("b", "car:200000", 0.8)], ["car:100000", "car:200000"]),
+    # money is many of a kind
+    ([reading("a", "money:100000", 0.9), reading("b", "money:100000", 0.8)], ["money:100000", "money:100000"]),
+    # the surer reading keeps the card; the other takes its clear second face
+    ([reading("a", "car:300000", 0.7, ("car:500000", 0.28)), reading("b", "car:300000", 0.95)],
+     ["car:500000", "car:300000"]),
+    # ... or becomes unknown when its second face is not clear given the first is ruled out
+    ([reading("a", "car:300000", 0.7, ("car:500000", 0.15), ("car:600000", 0.14)),
+      reading("b", "car:300000", 0.95)], ["unknown", "car:300000"]),
+    # number cards are unique too
+    ([reading("x:under", "red:3", 0.99), reading("y:under", "red:3", 0.61)], ["red:3", "unknown"]),
+    # empty and unknown are no cards
+    ([reading("a", "empty", 0.9), reading("b", "empty", 0.9), reading("c", "unknown", 0.0)],
+     ["empty", "empty", "unknown"]),
+])
+def test_each_card_is_read_once(readings, expected):
+    out = once_each(readings, MIN_CONFIDENCE)
+    assert [r.label for r in out] == expected
+    assert [r.where for r in out] == [r.where for r in readings]
+    assert all(r.confidence == 0.0 for r in out if r.label == "unknown")

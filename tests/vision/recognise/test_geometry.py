@@ -1,0 +1,94 @@
+"""The table from its markers, the Dolce Vita zones, and bad input (no model needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tableref.vision.recognise.common import RecognitionError, ZonesError, check_photo, locate_table
+from tableref.vision.recognise.dolcevita import load_dolcevita_zones
+from tableref.vision.synthetic.dataset import sample
+
+#: Test renders: seeds from 3_000_000 (never used in training).
+SEEDS = (3_000_001, 3_000_003, 3_000_004)
+#: A visible slot strip's corners lie within this many pixels of the render's truth.
+MAX_SLOT_ERROR_PX = 6.0
+
+
+@pytest.fixture(scope="module")
+def renders():
+    return {seed: sample("dolcevita", seed) for seed in SEEDS}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_table_and_slots_from_markers(renders, seed):
+    s = renders[seed]
+    zones = load_dolcevita_zones()
+    view = locate_table(s.image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+    assert view.table_mm == tuple(s.scene.layout.table_mm)
+    truth = {o.ident: o for o in s.render.truth.objects if o.ident.startswith("dv.slot.")}
+    for ident, o in truth.items():
+        _, _, c, k = ident.split(".")
+        full = zones.slot_quad(view.table_mm, int(c), int(k))
+        # the strip's bottom corners are the card's bottom corners
+        got = view.to_image(full)[[3, 2]]
+        want = np.asarray(o.polygon_px)[[3, 2]]
+        assert np.abs(got - want).max() < MAX_SLOT_ERROR_PX, ident
+
+
+@pytest.mark.parametrize("image, message", [
+    (np.zeros((720, 1280, 3), np.uint8), "blank"),
+    (np.full((720, 1280, 3), 200, np.uint8), "blank"),
+    (np.random.default_rng(5).integers(0, 256, (720, 1280, 3), dtype=np.uint8), "no table found"),
+])
+def test_images_without_a_table_are_refused(image, message):
+    with pytest.raises(RecognitionError, match=message):
+        locate_table(image, 50.0, choices_mm=((840.0, 890.0),))
+
+
+@pytest.mark.parametrize("overrides, error", [
+    ({"slot_step_mm": 28.0}, None),
+    ({"no_such_field": 1}, "unknown dolcevita zone field"),
+    ({"slot_step_mm": -1}, "positive number"),
+    ({"luxury_mm": [44.0]}, r"\[width, height\]"),
+])
+def test_zone_overrides(overrides, error):
+    if error is None:
+        assert load_dolcevita_zones(overrides).slot_step_mm == overrides["slot_step_mm"]
+    else:
+        with pytest.raises(ZonesError, match=error):
+            load_dolcevita_zones(overrides)
+
+
+def test_check_photo_accepts_a_render(renders):
+    s = renders[SEEDS[0]]
+    assert check_photo(s.image) is s.image
+
+
+def motion_blur(image: np.ndarray, length_px: int, angle_deg: float) -> np.ndarray:
+    """``image`` smeared along a line of ``length_px`` pixels at ``angle_deg`` (a moving camera)."""
+    import cv2
+
+    kernel = np.zeros((length_px, length_px), np.float32)
+    c = length_px // 2
+    d = np.array([np.cos(np.radians(angle_deg)), np.sin(np.radians(angle_deg))]) * c
+    cv2.line(kernel, tuple(np.round(c - d).astype(int)), tuple(np.round(c + d).astype(int)), 1.0, 1)
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
+@pytest.mark.parametrize("length_px, angle_deg, found", [
+    (5, 0, True),
+    (7, 45, True),   # the plain image shows no marker: found on the sharpened copy
+    (7, 90, True),   # one marker in the plain image
+    (9, 90, False),  # too smeared: refused with the usual message, never a guess
+])
+def test_motion_blurred_markers(renders, length_px, angle_deg, found):
+    s = renders[SEEDS[0]]
+    zones = load_dolcevita_zones()
+    image = motion_blur(s.image, length_px, angle_deg)
+    if found:
+        view = locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+        assert view.table_mm == tuple(s.scene.layout.table_mm)
+    else:
+        with pytest.raises(RecognitionError, match="no table found"):
+            locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices)

@@ -1,0 +1,29 @@
+"""Draw what a recogniser read onto the photograph (for people checking a reading)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ...rules.dolcevita.catalogue import EMPTY, UNKNOWN
+from ..frame import check_bgr_image
+
+#: Outline colours (BGR): a card read, an empty place, an unknown (covered) place.
+READ_BGR, EMPTY_BGR, UNKNOWN_BGR = (60, 200, 60), (160, 160, 160), (40, 40, 230)
+LINE_PX, FONT_SCALE = 1, 0.3
+
+
+def annotate(image: np.ndarray, recognition) -> np.ndarray:
+    """A copy of ``image`` (BGR uint8) with each reading's spot outlined and its label written
+    (card labels shortened to ``good:digit``); red outlines are unknown places."""
+    out = check_bgr_image(image).copy()
+    for r in recognition.readings:
+        colour = UNKNOWN_BGR if r.label == UNKNOWN else EMPTY_BGR if r.label == EMPTY else READ_BGR
+        pts = np.round(r.quad_px).astype(np.int32)
+        cv2.polylines(out, [pts], True, colour, LINE_PX, cv2.LINE_AA)
+        if r.label not in (EMPTY,):
+            kind, _, value = r.label.partition(":")
+            text = "?" if r.label == UNKNOWN else f"{kind[:3]}{value[:1]}"
+            x, y = pts.min(axis=0)
+            cv2.putText(out, text, (int(x), int(y) + 8), cv2.FONT_HERSHEY_SIMPLEX, FONT_SCALE, colour, 1, cv2.LINE_AA)
+    return out

@@ -1,0 +1,271 @@
+"""Shared geometry of the recognisers: the table from the markers in the image, zones in mm.
+
+A recogniser never needs a profile: the four table markers in the photograph give the
+homography from the image to the table frame (DESIGN.md: millimetres, origin at marker 0's
+outer corner, y away from the camera). Without a profile the size of the play area is not
+known either; it is estimated from where the markers lie, since every marker is a square of
+known side in a known corner (:func:`locate_table`). With a profile, its marker layout and
+lens intrinsics are used.
+
+Zones are rectangles on the table (a slot, the visible strip of a card) given in mm; they
+become image quads in the crop order of :mod:`tableref.vision.crop` (the item's top-left
+first, clockwise as seen from above with the item upright).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ...calibration.errors import CalibrationError, MarkerError
+from ...calibration.intrinsics import Intrinsics
+from ...calibration.layout import DEFAULT_IDS, default_layout
+from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers
+from ...calibration.profile import Profile
+from ...calibration.table import TableCalibration, calibrate_table
+from ..errors import VisionError
+from ..frame import check_bgr_image
+
+#: Marker corners may lie this far (mm) from the fitted layout: markers of 50 mm are 25-35 px
+#: wide in a 1280x720 view of a whole table, so a pixel of corner noise is about 2 mm.
+MAX_CORNER_ERROR_MM = 8.0
+#: Rounds of the play-area size estimate (fit the plane, move the layout, fit again).
+SIZE_ROUNDS = 8
+#: Smallest and largest play area believed (mm per side); outside is a misdetection.
+TABLE_SIDE_RANGE_MM = (200.0, 3000.0)
+#: When too few markers are found (motion blur smears their edges), detection runs once more
+#: on an unsharp-masked copy (sigma in px, amount); on the twin's renders with 6-7 px of
+#: motion blur this finds all four markers where the plain image gives none to two.
+SHARPEN_SIGMA_PX, SHARPEN_AMOUNT = 3.0, 2.0
+#: Images whose grey levels spread less than this (std, 8-bit) are blank.
+BLANK_STD = 2.0
+#: The blank test looks at every BLANK_STRIDE-th pixel in x and y (a 1280x720 image: 57,600
+#: pixels, plenty to tell a blank frame, at a sixteenth of the cost).
+BLANK_STRIDE = 4
+
+
+class RecognitionError(VisionError):
+    """An image that cannot be read as a game: no table markers, a blank image, and so on."""
+
+
+class ZonesError(RecognitionError):
+    """A zones description (file or profile override) that is malformed; names the field."""
+
+
+@dataclass(frozen=True, eq=False)
+class TableView:
+    """Where the table lies in one image.
+
+    Attributes
+    ----------
+    calibration : TableCalibration
+        Homography image px -> table mm, fitted to the markers of this image.
+    intrinsics : Intrinsics or None
+        The profile's lens, when the fit used undistorted corners.
+    """
+
+    calibration: TableCalibration
+    intrinsics: Intrinsics | None = None
+
+    @property
+    def table_mm(self) -> tuple[float, float]:
+        """(width, depth) of the play area in mm."""
+        return self.calibration.layout.table_mm
+
+    def to_image(self, points_mm: np.ndarray) -> np.ndarray:
+        """Table mm (..., 2) -> image pixels (..., 2) as the camera sees them."""
+        pts = np.asarray(points_mm, np.float64)
+        return self.calibration.table_to_image(pts.reshape(-1, 2), self.intrinsics).reshape(pts.shape)
+
+    def px_per_mm(self, at_mm: tuple[float, float]) -> float:
+        """Image scale near ``at_mm`` (pixels per mm, mean of x and y)."""
+        x, y = at_mm
+        p = self.to_image(np.array([[x, y], [x + 1.0, y], [x, y + 1.0]]))
+        return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
+
+
+def check_photo(image: np.ndarray) -> np.ndarray:
+    """``image`` if it is a BGR uint8 photograph with something in it; else RecognitionError."""
+    check_bgr_image(image)
+    few = image[::BLANK_STRIDE, ::BLANK_STRIDE]
+    if float(few.std()) < BLANK_STD:
+        raise RecognitionError(f"the image is blank (all pixels about {float(few.mean()):.0f}): nothing to read")
+    return image
+
+
+def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = None,
+                 choices_mm: tuple[tuple[float, float], ...] = (),
+                 max_corner_error_mm: float = MAX_CORNER_ERROR_MM) -> TableView:
+    """Find the table plane from the markers visible in ``image``.
+
+    Parameters
+    ----------
+    image : ndarray (H, W, 3) uint8, BGR
+    marker_mm : float
+        Side of each marker's black square (mm), when no profile gives the layout.
+    profile : Profile, optional
+        Its table layout (marker places, play-area size) and intrinsics are used when present.
+    choices_mm : tuple of (width, depth)
+        Play-area sizes the game is laid out on (from its zones); without a profile the one
+        whose corner layout fits the markers best is taken, else the size is estimated.
+    max_corner_error_mm : float
+
+    Raises
+    ------
+    RecognitionError
+        Fewer than 3 table markers in view, or markers that fit no table layout.
+    """
+    check_photo(image)
+    size = (image.shape[1], image.shape[0])
+    intrinsics = profile.intrinsics if profile is not None else None
+    if intrinsics is not None and tuple(intrinsics.image_size) != size:
+        intrinsics = None  # a lens calibrated at another resolution does not apply
+    layout_given = profile.table.layout if profile is not None and profile.table is not None else None
+    dictionary = layout_given.dictionary if layout_given is not None else DEFAULT_DICTIONARY
+
+    def fit(markers):
+        if layout_given is not None:
+            return calibrate_table(markers, layout_given, size, intrinsics, max_corner_error_mm)
+        return _fit_choices(markers, marker_mm, size, intrinsics, choices_mm, max_corner_error_mm)
+
+    markers = detect_markers(image, dictionary)
+    try:
+        table = fit(markers)
+    except CalibrationError as exc:
+        # motion blur smears the markers' edges: try once more on a sharpened copy
+        sharp = detect_markers(sharpen(image), dictionary)
+        try:
+            table = fit(sharp)
+        except CalibrationError:
+            found = sorted({m.id for m in markers} | {m.id for m in sharp})
+            raise RecognitionError(f"no table found: {exc} (markers found: {found or 'none'}; is this a photo of "
+                                   "the table with its four printed markers?)") from None
+    return TableView(table, intrinsics if table.undistorted else None)
+
+
+def sharpen(image: np.ndarray) -> np.ndarray:
+    """Unsharp mask of a BGR uint8 image: ``image + SHARPEN_AMOUNT * (image - blur(image))``,
+    the blur Gaussian of :data:`SHARPEN_SIGMA_PX`. Same shape and type."""
+    import cv2
+
+    smooth = cv2.GaussianBlur(image, (0, 0), SHARPEN_SIGMA_PX)
+    return cv2.addWeighted(image, 1.0 + SHARPEN_AMOUNT, smooth, -SHARPEN_AMOUNT, 0.0)
+
+
+def _fit_choices(markers, marker_mm: float, size: tuple[int, int], intrinsics: Intrinsics | None,
+                 choices_mm: tuple[tuple[float, float], ...], max_error: float) -> TableCalibration:
+    """The best-fitting of the known play-area sizes, or an estimated size when none fits."""
+    fits = []
+    for choice in choices_mm:
+        try:
+            fits.append(calibrate_table(markers, default_layout(tuple(choice), marker_mm), size, intrinsics,
+                                        max_error))
+        except MarkerError:
+            continue
+    if fits:
+        return min(fits, key=lambda t: t.reprojection.rms_mm)
+    return _fit_unknown_size(markers, marker_mm, size, intrinsics, max_error)
+
+
+def _fit_unknown_size(markers, marker_mm: float, size: tuple[int, int], intrinsics: Intrinsics | None,
+                      max_error: float) -> TableCalibration:
+    """Fit the plane and the play-area size: start from one marker's own square, then
+    alternately fit the homography to the corner layout and move the layout's far markers to
+    where the fit puts them."""
+    ours = [m for m in markers if m.id in DEFAULT_IDS]
+    if not ours:
+        return calibrate_table(markers, default_layout((1000.0, 1000.0), marker_mm), size, intrinsics, max_error)
+    width, depth = _first_guess(ours, marker_mm)
+    table = None
+    for _ in range(SIZE_ROUNDS):
+        lo, hi = TABLE_SIDE_RANGE_MM
+        width, depth = float(np.clip(width, lo, hi)), float(np.clip(depth, lo, hi))
+        table = calibrate_table(markers, default_layout((width, depth), marker_mm), size, intrinsics,
+                                max_corner_error_mm=math.inf)
+        width, depth = _size_from(table, ours, marker_mm, (width, depth), intrinsics)
+    return calibrate_table(markers, default_layout((width, depth), marker_mm), size, intrinsics, max_error)
+
+
+def _first_guess(markers, marker_mm: float) -> tuple[float, float]:
+    """Play-area size from the largest marker's own plane (a rough start)."""
+    import cv2
+
+    anchor = max(markers, key=lambda m: abs(cv2.contourArea(m.corners.astype(np.float32))))
+    own = np.array([[0, marker_mm], [marker_mm, marker_mm], [marker_mm, 0], [0, 0]], np.float64)
+    h, _ = cv2.findHomography(anchor.corners, own, 0)
+    offsets = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (1.0, 1.0), 3: (0.0, 1.0)}
+    ax, ay = offsets[DEFAULT_IDS.index(anchor.id)]
+    widths, depths = [], []
+    for m in markers:
+        if m.id == anchor.id:
+            continue
+        centre = cv2.perspectiveTransform(m.corners.mean(axis=0).reshape(1, 1, 2), h).reshape(2)
+        mx, my = offsets[DEFAULT_IDS.index(m.id)]
+        if mx != ax:
+            widths.append(abs(centre[0] - marker_mm / 2) + marker_mm)
+        if my != ay:
+            depths.append(abs(centre[1] - marker_mm / 2) + marker_mm)
+    guess = 1000.0
+    return (float(np.median(widths)) if widths else guess, float(np.median(depths)) if depths else guess)
+
+
+def _size_from(table: TableCalibration, markers, marker_mm: float, current: tuple[float, float],
+               intrinsics: Intrinsics | None) -> tuple[float, float]:
+    """Width and depth that make the markers their true size: a fit to a layout of the wrong
+    size maps each marker to a square of the wrong side, in proportion (x and y apart)."""
+    sides_x, sides_y = [], []
+    for m in markers:
+        mm = table.image_to_table(m.corners, intrinsics)
+        sides_x += [np.linalg.norm(mm[1] - mm[0]), np.linalg.norm(mm[2] - mm[3])]
+        sides_y += [np.linalg.norm(mm[3] - mm[0]), np.linalg.norm(mm[2] - mm[1])]
+    return (current[0] * marker_mm / float(np.mean(sides_x)), current[1] * marker_mm / float(np.mean(sides_y)))
+
+
+def card_quad_mm(centre: tuple[float, float], size: tuple[float, float], turn_deg: float = 0.0,
+                 part: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)) -> np.ndarray:
+    """Corners (4, 2) in mm of (part of) an upright card lying at ``centre``.
+
+    Parameters
+    ----------
+    centre : (x, y) mm
+    size : (width, height) mm of the card
+    turn_deg : float
+        Counter-clockwise turn seen from above; 0: the card's top faces +y.
+    part : (left, top, right, bottom)
+        The sub-rectangle in fractions of the card, measured from its top-left as printed
+        (0, 0, 1, 1 is the whole card; 0, 0.5, 1, 1 its lower half).
+
+    Returns
+    -------
+    ndarray (4, 2): top-left, top-right, bottom-right, bottom-left of the part as printed.
+    """
+    w, h = size
+    l, t, r, b = part
+    xs = np.array([l, r, r, l]) * w - w / 2
+    ys = h / 2 - np.array([t, t, b, b]) * h
+    a = math.radians(turn_deg)
+    c, s = math.cos(a), math.sin(a)
+    return np.stack([centre[0] + c * xs - s * ys, centre[1] + s * xs + c * ys], axis=1)
+
+
+def load_zones(game: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The zones description of ``game`` (``data/GAME.zones.json``) with ``overrides`` applied.
+
+    Raises
+    ------
+    ZonesError
+        An override names a field the description does not have.
+    """
+    text = resources.files(__package__).joinpath("data", f"{game}.zones.json").read_text(encoding="utf-8")
+    zones = json.loads(text)
+    for key, value in dict(overrides or {}).items():
+        if key not in zones:
+            raise ZonesError(f"unknown {game} zone field {key!r} in the profile; known: {sorted(zones)}")
+        zones[key] = value
+    return zones

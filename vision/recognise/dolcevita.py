@@ -1,0 +1,351 @@
+"""Dolce Vita from a single photograph: the grid, the number cards, the players' cards.
+
+The table markers give the homography; the zones give every spot where a card can show
+(:mod:`.dolcevita_zones`); the card classifier reads each spot's crop as a card, ``empty`` or
+``unknown`` (covered), restricted to the labels the spot allows. Structure the rules
+guarantee is then used, never guessed past: a column fills from the bottom (a slot that
+disagrees with its column's best count is reported unknown), fanned cards are read until
+the first empty place, and a luxury good or number card (each exists once) is never read at
+two places (:func:`once_each`). A spot read below :data:`MIN_CONFIDENCE` is unknown.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...calibration.profile import Profile
+from ...models.card import CARD_SUFFIX, CropSettings, Preprocessing
+from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, parse_number
+from ...rules.dolcevita.observation import Item, Observation
+from ..classifier import Classifier
+from .common import RecognitionError, TableView, load_zones, locate_table
+from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
+from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
+
+#: The shipped classifier (``models/dolcevita-cards.onnx`` and its card).
+MODEL_NAME = "dolcevita-cards"
+#: How a spot becomes the classifier's input (written into the model card).
+PREPROCESSING = Preprocessing(input_size=(40, 40), colour="rgb", mean=(0.5, 0.5, 0.5), std=(0.25, 0.25, 0.25),
+                              crop=CropSettings(region="quad", margin=0.15))
+
+
+def load_dolcevita_zones(overrides: Mapping[str, Any] | None = None) -> Zones:
+    """The Dolce Vita zones (``data/dolcevita.zones.json``) with a profile's overrides."""
+    data = load_zones("dolcevita", overrides)
+    return Zones.from_json(data)
+
+
+def zones_for(profile: Profile | None) -> Zones:
+    """The zones with ``profile``'s ``zones.dolcevita`` overrides (the shipped ones without)."""
+    overrides = None
+    if profile is not None and profile.zones is not None:
+        overrides = profile.zones.get("dolcevita")
+    return load_dolcevita_zones(overrides)
+
+
+def locate_dolcevita(image: np.ndarray, profile: Profile | None = None, zones: Zones | None = None) -> TableView:
+    """Where the Dolce Vita table lies in ``image`` (BGR uint8, H x W x 3), from its markers.
+
+    Needs no model, so bad input (a blank image, a photograph without the table markers) is
+    refused before any model is loaded.
+
+    Raises
+    ------
+    RecognitionError
+        A blank image, or too few table markers (or markers that fit no table layout).
+    """
+    z = zones or zones_for(profile)
+    return locate_table(image, z.marker_mm, profile, z.table_mm_choices)  # checks the photo first
+
+
+#: A spot is read only when its best allowed label has at least this probability; below it
+#: the spot is reported unknown (never guessed).
+MIN_CONFIDENCE = 0.6
+#: A seat counts as used when its first goods or money place holds a card this surely.
+SEAT_USED = 0.5
+#: Card faces of which the game has one card each (a second reading of one is a misreading).
+UNIQUE = frozenset(GOOD_LABELS + NUMBER_LABELS)
+#: How many of a spot's most probable faces a reading keeps as alternatives.
+ALTERNATIVES = 3
+#: Folder of the shipped models.
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """One spot as read.
+
+    Attributes
+    ----------
+    where : str
+        The observation's place (``column:3:slot:2``, ``column:3:under``, ``player:1``).
+    group : str
+        ``slot``, ``under``, ``goods`` or ``money``.
+    index : int
+        Slot number, or the card's place in its fan.
+    quad_px : ndarray (4, 2)
+        The spot in the image (crop order).
+    label : str
+        A card label, ``empty`` or ``unknown``.
+    confidence : float
+        Probability of ``label`` among the labels the spot allows (0 for unknown).
+    alternatives : tuple of (label, probability)
+        The most probable card faces the spot allows, best first (used to keep cards that
+        exist once from being read twice).
+    """
+
+    where: str
+    group: str
+    index: int
+    quad_px: np.ndarray
+    label: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...] = ()
+
+    def to_json(self) -> dict:
+        return {"where": self.where, "group": self.group, "index": self.index, "label": self.label,
+                "confidence": round(self.confidence, 4), "quad_px": np.round(self.quad_px, 1).tolist()}
+
+
+@dataclass(frozen=True, eq=False)
+class Recognition:
+    """What one photograph shows: the observation, and every spot read with where it lies."""
+
+    observation: Observation
+    readings: tuple[Reading, ...]
+    players: int
+    table_mm: tuple[float, float]
+    markers_used: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {**self.observation.to_json(), "players": self.players, "table_mm": list(self.table_mm),
+                "markers_used": list(self.markers_used)}
+
+
+@dataclass(frozen=True)
+class Fan:
+    """A row of fanned cards: its group, its observation place, and ``quad_mm(k, n)``, the
+    spot (mm) of the k-th of n cards (k = n: the place just beyond the last)."""
+
+    group: str
+    where: str
+    quad_mm: Callable[[int, int], np.ndarray]
+
+
+def once_each(readings: list[Reading], min_confidence: float) -> list[Reading]:
+    """``readings`` with no luxury good or number card read twice (each exists once).
+
+    The surest reading of a card keeps it; a less sure one takes its next most probable face
+    that nobody holds yet, if that face, given that the taken ones are ruled out, is at least
+    ``min_confidence`` probable; otherwise it becomes unknown. Money cards are many of a kind.
+    """
+    taken: set[str] = set()
+    out = list(readings)
+    order = sorted((i for i, r in enumerate(readings) if r.label in UNIQUE), key=lambda i: -readings[i].confidence)
+    for i in order:
+        r = readings[i]
+        if r.label not in taken:
+            taken.add(r.label)
+            continue
+        ruled_out = sum(p for label, p in r.alternatives if label in taken)
+        label, conf = UNKNOWN, 0.0
+        for alt, p in r.alternatives:
+            if alt not in taken and p / max(1.0 - ruled_out, 1e-9) >= min_confidence:
+                label, conf = alt, p / max(1.0 - ruled_out, 1e-9)
+                if alt in UNIQUE:
+                    taken.add(alt)
+                break
+        out[i] = replace(r, label=label, confidence=conf)
+    return out
+
+
+class DolceVitaRecogniser:
+    """Reads Dolce Vita from one photograph with the card classifier and the zones.
+
+    Parameters
+    ----------
+    classifier : Classifier
+        The card classifier (labels :data:`~.dolcevita_labels.LABELS`).
+    zones : Zones, optional
+        The layout; default the shipped description.
+    min_confidence : float
+    """
+
+    def __init__(self, classifier: Classifier, zones: Zones | None = None,
+                 min_confidence: float = MIN_CONFIDENCE):
+        missing = sorted(set(LABELS) - set(classifier.labels))
+        if missing:
+            raise RecognitionError(f"model {classifier.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
+        self.classifier = classifier
+        self.zones = zones or load_dolcevita_zones()
+        self.min_confidence = min_confidence
+        self._index = {label: i for i, label in enumerate(classifier.labels)}
+
+    @classmethod
+    def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> DolceVitaRecogniser:
+        """The shipped model (or the one in ``model_dir``) with the zones of ``profile``."""
+        folder = Path(model_dir) if model_dir is not None else MODELS_DIR
+        return cls(Classifier.open(folder / f"{MODEL_NAME}{CARD_SUFFIX}"), zones_for(profile))
+
+    # --- classification of spots -------------------------------------------------------
+
+    def _classify(self, image: np.ndarray, quads: list[np.ndarray], groups: list[str]) -> list[tuple]:
+        """(label, confidence, P(card), alternatives) per spot, the labels restricted to each group's."""
+        if not quads:
+            return []
+        probs = self.classifier.classify(image, quads).probabilities
+        out = []
+        for row, group in zip(probs, groups):
+            allowed = [self._index[label] for label in ALLOWED[group]]
+            p = row[allowed] / max(float(row[allowed].sum()), 1e-12)
+            best = int(np.argmax(p))
+            label, conf = ALLOWED[group][best], float(p[best])
+            card = 1.0 - float(p[-2]) - float(p[-1])  # the last two allowed are empty, unknown
+            top = np.argsort(-p[:-2])[:ALTERNATIVES]
+            alternatives = tuple((ALLOWED[group][i], float(p[i])) for i in top)
+            if label == UNKNOWN or conf < self.min_confidence:
+                label, conf = UNKNOWN, 0.0
+            out.append((label, conf, card, alternatives))
+        return out
+
+    # --- reading -------------------------------------------------------------------------
+
+    def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None,
+             view: TableView | None = None) -> Recognition:
+        """Read ``image`` (BGR uint8, H x W x 3) as a Dolce Vita table.
+
+        ``view`` is the table already located in this image (:func:`locate_dolcevita`), if any.
+
+        Raises
+        ------
+        RecognitionError
+            No table markers (or too few) in the image, a blank image, or a photograph in
+            which no Dolce Vita card shows where the layout puts them.
+        """
+        z = self.zones
+        if view is None:
+            view = locate_dolcevita(image, profile, z)
+        table = view.table_mm
+        columns = self._columns(image, view)
+        unders = self._fans(image, view, [Fan(UNDER, f"column:{c}:under",
+                                              lambda k, n, c=c: z.under_quad(table, c, k, n))
+                                          for c in range(COLUMNS)])
+        if players is None:
+            players = self._players(image, view, unders)
+        fans = [Fan(group, f"player:{p}", lambda k, n, s=seat, g=group: z.hold_quad(s, g, k, n))
+                for p, seat in enumerate(z.seats_for(players, table)) for group in (GOODS, MONEY)]
+        readings: list[Reading] = []
+        for c in range(COLUMNS):
+            readings += columns[c] + unders[c]
+        for row in self._fans(image, view, fans):
+            readings += row
+        readings = once_each(readings, self.min_confidence)
+        items = [Item(r.label, r.where, r.confidence) for r in readings]
+        cards = sum(r.label not in (EMPTY, UNKNOWN) for r in readings)
+        if cards == 0 and all(r.label == UNKNOWN for r in readings if r.group == SLOT):
+            raise RecognitionError("the table markers are there but no Dolce Vita card shows where the layout puts "
+                                   "them: is this Dolce Vita, laid out as the zones describe?")
+        return Recognition(Observation(tuple(items)), tuple(readings), players, table,
+                           view.calibration.markers_used)
+
+    def _columns(self, image, view: TableView) -> list[list[Reading]]:
+        """The 9 slots of every column (one batch): cards from the bottom up, then empty slots."""
+        quads = [view.to_image(self.zones.slot_quad(view.table_mm, c, s)) for c in range(COLUMNS) for s in range(SLOTS)]
+        every = self._classify(image, quads, [SLOT] * len(quads))
+        columns = []
+        for c in range(COLUMNS):
+            read = every[c * SLOTS:(c + 1) * SLOTS]
+            # cards fill a column from the bottom: choose the count that best explains the slots
+            best_n, best = 0, -math.inf
+            for n in range(SLOTS + 1):
+                score = sum(math.log(max(card if s < n else 1.0 - card, 1e-9))
+                            for s, (label, _, card, _) in enumerate(read) if label != UNKNOWN)
+                if score > best:
+                    best_n, best = n, score
+            out = []
+            for s, (label, conf, _, alternatives) in enumerate(read):
+                if label != UNKNOWN and (label == EMPTY) != (s >= best_n):
+                    label, conf = UNKNOWN, 0.0  # the slot disagrees with its column: do not guess
+                out.append(Reading(f"column:{c}:slot:{s}", SLOT, s, quads[c * SLOTS + s], label, conf, alternatives))
+            columns.append(out)
+        return columns
+
+    def _fans(self, image, view: TableView, fans: list[Fan]) -> list[list[Reading]]:
+        """Cards fanned from a start place: read places at the full step until the first
+        empty one; when every such place holds a card, try the closer steps of longer fans.
+        Every fan's first try is one batch, and every longer try another."""
+        z = self.zones
+        first = self._attempts(image, view, [(fan, z.fixed_count(fan.group)) for fan in fans])
+        out: list[list[Reading]] = []
+        longer = []
+        for i, (read, raw, score) in enumerate(first):
+            if EMPTY in raw:
+                out.append(read[:raw.index(EMPTY)])
+            else:
+                out.append(read)
+                longer.append(i)
+        jobs = [(fans[i], n) for i in longer
+                for n in range(z.fixed_count(fans[i].group) + 1, (z.under_max if fans[i].group == UNDER else z.hold_max) + 1)]
+        tries = self._attempts(image, view, jobs)
+        for i in longer:
+            fixed = z.fixed_count(fans[i].group)
+            best, best_score = first[i][0], first[i][2] / (fixed + 1)
+            for (fan, n), (read, _, score) in zip(jobs, tries):
+                if fan is fans[i] and score / (n + 1) > best_score:
+                    best, best_score = read, score / (n + 1)
+            out[i] = best
+        return out
+
+    def _attempts(self, image, view: TableView, jobs: list[tuple[Fan, int]]) -> list[tuple[list[Reading], list[str], float]]:
+        """Read each (fan, n) as ``n`` cards and the place after them, in one batch:
+        (the n readings, the raw label of every place, the log-likelihood of n cards)."""
+        table = view.table_mm
+        spots, quads, groups = [], [], []
+        for j, (fan, n) in enumerate(jobs):
+            for k in range(n + 1):
+                q = fan.quad_mm(k, n)
+                if in_play_area(q, table):
+                    spots.append((j, k))
+                    quads.append(view.to_image(q))
+                    groups.append(fan.group)
+        read = self._classify(image, quads, groups)
+        results: list[tuple[list[Reading], list[str], float]] = [([], [], 0.0) for _ in jobs]
+        for (j, k), quad, (label, conf, card, alternatives) in zip(spots, quads, read):
+            fan, n = jobs[j]
+            out, raw, score = results[j]
+            raw.append(label)
+            if k < n:
+                score += math.log(max(card, 1e-9)) if label != UNKNOWN else 0.0
+                out.append(Reading(fan.where, fan.group, k, quad, label if label != EMPTY else UNKNOWN,
+                                   conf if label != EMPTY else 0.0, alternatives))
+            else:
+                score += math.log(max(1.0 - card, 1e-9)) if label != UNKNOWN else 0.0
+            results[j] = (out, raw, score)
+        return results
+
+    def _players(self, image, view: TableView, unders: list[list[Reading]]) -> int:
+        """How many play: the seating that explains the used seats and the number cards' colours."""
+        z = self.zones
+        table = view.table_mm
+        sides = sorted({side for sides in z.seating.values() for side in sides})
+        every = z.seats_for_sides(sides, table)
+        quads, groups, owners = [], [], []
+        for seat in every:
+            for group in (GOODS, MONEY):
+                q = z.hold_quad(seat, group, 0, 1)
+                if in_play_area(q, table):
+                    quads.append(view.to_image(q))
+                    groups.append(group)
+                    owners.append(seat.side)
+        used = {owner for owner, (label, _, card, _) in zip(owners, self._classify(image, quads, groups))
+                if label != UNKNOWN and card >= SEAT_USED}
+        colours = [parse_number(r.label)[0] + 1 for rs in unders for r in rs if parse_number(r.label) is not None]
+        needed = max(colours, default=0)
+        options = sorted(int(n) for n in z.seating)
+        return min(options, key=lambda n: (len(used - set(z.seating[str(n)])) + (n < needed) * len(options), n))
