@@ -21,26 +21,11 @@ from typing import Any
 import numpy as np
 
 from ...rules.dolcevita.catalogue import COLUMNS
+from ..seats import Seat
 from .common import ZonesError, card_quad_mm
 
 #: Groups of spots; each group allows its own labels (see :mod:`.dolcevita`).
 SLOT, UNDER, GOODS, MONEY = "slot", "under", "goods", "money"
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A player's area: centre in the table frame (mm) and turn (degrees, counter-clockwise)."""
-
-    side: str
-    x_mm: float
-    y_mm: float
-    turn_deg: float
-
-    def place(self, x: float, y: float) -> tuple[float, float]:
-        """Seat-frame point (mm) -> table-frame point (mm)."""
-        a = math.radians(self.turn_deg)
-        c, s = math.cos(a), math.sin(a)
-        return (self.x_mm + c * x - s * y, self.y_mm + s * x + c * y)
 
 
 @dataclass(frozen=True)

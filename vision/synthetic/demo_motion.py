@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from . import games
 from .games import dolcevita as _dv_scene
 from .games import ligretto as _lig_scene
-from .games.seats import seats
+from ..seats import seats
 from .kinds import size
 from .layout import Layout, Placed
 from .demo_script import Step

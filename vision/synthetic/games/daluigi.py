@@ -37,7 +37,7 @@ from ..art_daluigi import CUBE_MM, GUEST_MM, MARKET_MM, STRIP_MM, TILE_MM
 from ..kinds import anchors, size
 from ..layout import Layout, Placed
 from .scene import GameScene, Seen
-from .seats import SIDE_TURN, SEATING, Seat
+from ...seats import SIDE_TURN, SEATING, Seat
 
 #: The rules' ability names -> the card designs' symbols.
 ABILITY_SYMBOL = {"die": "die1", "two_dice": "die2"}

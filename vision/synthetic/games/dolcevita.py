@@ -27,7 +27,7 @@ from tableref.calibration.layout import DEFAULT_MARKER_MM
 from ..layout import Layout, Placed
 from ..palette import PLAYER
 from .scene import GameScene, Seen
-from .seats import seats
+from ...seats import seats
 
 #: Play area (width, depth) in mm: with two players nobody sits at the sides.
 TABLE_MM = {2: (620.0, 890.0), 3: (840.0, 890.0), 4: (840.0, 890.0), 5: (840.0, 890.0)}

@@ -23,13 +23,13 @@ from tableref.rules import ligretto as rules
 from tableref.rules.ligretto.catalogue import BORDERS, card_colours
 from tableref.rules.ligretto.observation import board_pairs, cell_view
 
-from ..art_ligretto import CARD_MM, CELL_MM, JOKER_MM, PLAYER_BOARD_MM, SECTION_RIM_MM
+from ..art_ligretto import CARD_MM, CELL_MM, SECTION_RIM_MM
 from ..kinds import size
 from tableref.calibration.layout import DEFAULT_MARKER_MM
 
 from ..layout import Layout, Placed
 from .scene import GameScene, Seen
-from .seats import seats
+from ...seats import seats
 
 #: Render letters of the rules' colour names.
 LETTERS = {"red": "r", "yellow": "y", "green": "g", "blue": "b"}
