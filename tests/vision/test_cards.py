@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tableref.vision.cards import CardDetectionError, CardSettings, Detection, detect_cards
+from tableref.vision.cards import CardSettings, Detection, detect_cards
 
 PX_PER_MM = 2.0
 CARD_MM = (59.0, 91.0)

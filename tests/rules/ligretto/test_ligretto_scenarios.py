@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from ligretto_helpers import GOOD_MOVE, play, small_game, with_hands
+from ligretto_helpers import GOOD_MOVE, small_game, with_hands
 from tableref.rules import ligretto as L
 from tableref.rules.errors import IllegalMove, InvalidInput
 
