@@ -184,6 +184,22 @@ def require_field(data: dict, key: str, kind: type | tuple[type, ...], what: str
     return value
 
 
+def with_defaults(game: str, defaults: dict, options: Any) -> dict:
+    """``options`` (a JSON object, or None) laid over ``defaults``; an unknown name is an error.
+
+    Each game then checks the values of its own options.
+    """
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise InvalidInput(f"{game} options must be a JSON object, got {type(options).__name__}")
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise InvalidInput(f"unknown {game} option(s) {', '.join(map(repr, unknown))}; "
+                           f"known: {', '.join(sorted(defaults))}")
+    return {**defaults, **options}
+
+
 def _kind_name(kinds: tuple[type, ...]) -> str:
     names = {int: "an integer", str: "a string", list: "a list", dict: "an object", bool: "a boolean",
              float: "a number", type(None): "null"}

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 
+from ..common import with_defaults
 from ..errors import InvalidInput
 from .catalogue import TILES
 
@@ -57,15 +58,7 @@ class Options:
 
     @classmethod
     def from_json(cls, data) -> "Options":
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise InvalidInput(f"options must be a JSON object, got {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise InvalidInput(f"unknown option(s) {', '.join(map(repr, unknown))}; known: {', '.join(sorted(known))}")
-        return cls(**data)
+        return cls(**with_defaults("Da Luigi", cls().to_json(), data))
 
 
 DEFAULT_OPTIONS: dict = Options().to_json()

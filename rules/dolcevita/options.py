@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common import with_defaults
 from ..errors import InvalidInput
 from .catalogue import MONEY_CARDS, MONEY_LOW_CARDS
 
@@ -73,14 +74,7 @@ def _positive_int(value: Any) -> bool:
 
 def check_options(options: dict | None) -> tuple[tuple[str, Any], ...]:
     """All options with defaults filled in, as sorted ``(name, value)`` pairs; InvalidInput when wrong."""
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise InvalidInput(f"options must be an object, got {type(options).__name__}")
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise InvalidInput(f"unknown Dolce Vita option(s) {unknown}; known: {', '.join(sorted(DEFAULT_OPTIONS))}")
-    merged = {**DEFAULT_OPTIONS, **options}
+    merged = with_defaults("Dolce Vita", DEFAULT_OPTIONS, options)
     for name, choices in _CHOICES.items():
         value = merged[name]
         if not any(value == c and type(value) is type(c) for c in choices):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common import with_defaults
 from ..errors import InvalidInput
 
 #: Option -> default.
@@ -74,15 +75,7 @@ MAX_ROUNDS = 100
 
 def resolve_options(options: dict | None) -> dict[str, Any]:
     """Defaults overlaid with ``options``, each checked; raises InvalidInput naming the option."""
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise InvalidInput(f"options must be a JSON object, got {type(options).__name__}")
-    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
-    if unknown:
-        raise InvalidInput(f"unknown Ligretto option(s) {unknown}; known: {', '.join(DEFAULT_OPTIONS)}")
-    out = dict(DEFAULT_OPTIONS)
-    out.update(options)
+    out = with_defaults("Ligretto", DEFAULT_OPTIONS, options)
     rounds = out["rounds"]
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
         raise InvalidInput(f"option 'rounds' must be an integer 1..{MAX_ROUNDS}, got {rounds!r}")

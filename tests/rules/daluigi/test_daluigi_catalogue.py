@@ -87,7 +87,7 @@ def test_unreadable_deck_files(tmp_path, content, message):
 
 
 @pytest.mark.parametrize("options,message", [
-    ({"jokers": "never"}, "must be one of"), ({"colour": 1}, "unknown option"),
+    ({"jokers": "never"}, "must be one of"), ({"colour": 1}, "unknown Da Luigi option"),
     ({"flower_tiles": 36}, "0 to 35"), ({"deck": 3}, "path"),
 ])
 def test_bad_options(options, message):
