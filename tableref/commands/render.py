@@ -86,9 +86,7 @@ def contact_sheet_(game: str, out: Path, seed: int) -> None:
 @click.option("--game", type=click.Choice(_GAMES), required=True, help="Which game's components to print.")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="FILE.pdf for one PDF, or FILE.png for numbered PNG pages (FILE-01.png, ...).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the sample parts whose list is not published (guest cards, Ligretto sections).")
-def print_(game: str, out: Path, seed: int) -> None:
+def print_(game: str, out: Path) -> None:
     """Write true-size A4 pages at 300 dpi of one game's printed parts."""
     from tableref.vision.synthetic.errors import SheetError
     from tableref.calibration.pdf import pdf_bytes, png_bytes
@@ -99,7 +97,7 @@ def print_(game: str, out: Path, seed: int) -> None:
         raise SheetError(f"--out must end in .pdf or .png, got {out.name!r}")
     if not out.parent.is_dir():
         raise SheetError(f"the folder for --out does not exist: {out.parent}")
-    sheet = print_sheet(game, seed=seed)
+    sheet = print_sheet(game)
     if suffix == ".pdf":
         out.write_bytes(pdf_bytes(list(sheet.pages), A4_MM))
         written = [out]

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from . import art_daluigi as dl
 from . import art_dolcevita as dv
 from . import art_ligretto as lg
 from .errors import SheetError
@@ -36,24 +35,26 @@ class Sheet:
     pages: tuple[np.ndarray, ...]
 
 
-def catalogue(game: str, seed: int = 0) -> list[tuple[str, dict]]:
-    """The parts printed for ``game``: (kind, params) pairs.
+def catalogue(game: str) -> list[tuple[str, dict]]:
+    """The parts printed for ``game``, as (kind, params) pairs, from the rules' catalogues.
 
-    Da Luigi's guest deck and Ligretto's sections and cards are not published; the sheet
-    prints a sample drawn from ``seed`` (the start cards, and 3 cards per ability) until a
-    catalogue from the rules package is passed in. Cubes and tokens are not printed.
+    Da Luigi: the marketplace, four strips, every guest card of the shipped deck (assumed:
+    the real deck is not published; see docs/rules.md) and the 35 tiles. Dolce Vita: every
+    luxury, money and number card. Ligretto: the sections of the shipped 3-4 player board
+    (assumed), each player's 15 cards, 2 jokers and player board. Cubes and tokens are not
+    printed.
     """
-    rng = np.random.default_rng([seed, 11])
+    from tableref.rules.daluigi.catalogue import load_deck
+    from tableref.rules.ligretto.board import PRESETS
+    from tableref.rules.ligretto.catalogue import CARD_COLOURS
+
+    from .games.daluigi import guest_params
+    from .games.ligretto import section_params
+
     if game == "daluigi":
+        deck = load_deck()
         parts: list[tuple[str, dict]] = [("daluigi.marketplace", {})] + [("daluigi.strip", {})] * 4
-        dishes = ["pasta", "pizza", "salad", "wine", "water"]
-        for k, ability in enumerate(dl.ABILITIES):
-            for j in range(3):
-                n = int(rng.integers(1, 5))
-                parts.append(("daluigi.guest", {"dishes": [dishes[int(i)] for i in rng.integers(0, 5, n)],
-                                                "points": int(rng.integers(1, 6)),
-                                                "wait": int(dl.WAITING_TIMES[int(rng.integers(6))]),
-                                                "ability": ability}))
+        parts += [("daluigi.guest", guest_params(card_id, deck)) for card_id in sorted(deck.cards)]
         parts += [("daluigi.tile", {"side": "flower" if k < 18 else "lemon"}) for k in range(35)]
         return parts
     if game == "dolcevita":
@@ -62,16 +63,9 @@ def catalogue(game: str, seed: int = 0) -> list[tuple[str, dict]]:
         parts += [("dolcevita.number", {"colour": c, "value": v}) for c in dv.PLAYER for v in dv.NUMBER_VALUES]
         return parts
     if game == "ligretto":
-        letters = "rygb"
-        parts = []
-        for _ in range(9):
-            cells = ["".join(letters[int(i)] for i in rng.integers(0, 4, 3)) for _ in range(3)]
-            parts.append(("ligretto.section", {"cells": cells, "starts": [[1, 1]]}))
+        parts = [("ligretto.section", params) for params in section_params(PRESETS["three_four_player"])]
         for border in lg.BORDERS:
-            for _ in range(15):
-                pair = rng.choice(4, 2, replace=False)
-                parts.append(("ligretto.card", {"colours": [lg.COLOURS[int(pair[0])], lg.COLOURS[int(pair[1])]],
-                                                "border": border}))
+            parts += [("ligretto.card", {"colours": list(pair), "border": border}) for pair in CARD_COLOURS]
             parts += [("ligretto.joker", {"border": border})] * 2 + [("ligretto.player_board", {"border": border})]
         return parts
     raise SheetError(f"unknown game {game!r}: use one of {', '.join(GAMES)}")
@@ -94,7 +88,7 @@ def _pieces(texture: np.ndarray, max_w: int, max_h: int) -> list[np.ndarray]:
     return [texture[k * step:(k + 1) * step] for k in range(n)]
 
 
-def print_sheet(game: str, parts: list[tuple[str, dict]] | None = None, seed: int = 0) -> Sheet:
+def print_sheet(game: str, parts: list[tuple[str, dict]] | None = None) -> Sheet:
     """Lay the parts of ``game`` (or the given ``parts``) out on A4 pages at 300 dpi.
 
     Raises
@@ -104,7 +98,7 @@ def print_sheet(game: str, parts: list[tuple[str, dict]] | None = None, seed: in
     """
     if game not in GAMES:
         raise SheetError(f"unknown game {game!r}: use one of {', '.join(GAMES)}")
-    parts = catalogue(game, seed) if parts is None else parts
+    parts = catalogue(game) if parts is None else parts
     page_w, page_h = round(A4_MM[0] * PX_PER_MM), round(A4_MM[1] * PX_PER_MM)
     margin, gap = round(MARGIN_MM * PX_PER_MM), round(GAP_MM * PX_PER_MM)
     max_w, max_h = page_w - 2 * margin, page_h - 2 * margin

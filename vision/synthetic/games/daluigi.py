@@ -105,7 +105,8 @@ def player_seats(players: int, table: tuple[float, float]) -> list[Seat]:
     return out
 
 
-def _guest_params(card_id: str, deck) -> dict:
+def guest_params(card_id: str, deck) -> dict:
+    """The appearance of guest card ``card_id`` of ``deck`` (a rules catalogue deck)."""
     card = deck.card(card_id)
     dishes = [DISHES[c] for c, n in zip(COLOURS, card.order) for _ in range(n)]
     return {"dishes": dishes, "points": card.points, "wait": card.wait,
@@ -163,7 +164,7 @@ def _market(state: rules.State, table, deck, regions: dict) -> list[Placed]:
                           f"dl.pile.{k}"))
     dx, dy = spots["discard"]
     for k, card in enumerate(state.discard[-PILE_SHOWN:]):
-        out.append(Placed("daluigi.guest", _guest_params(card, deck), mx + dx, my + dy, 0.0, k,
+        out.append(Placed("daluigi.guest", guest_params(card, deck), mx + dx, my + dy, 0.0, k,
                           BOARD_MM + k * CARD_THICK_MM, f"dl.discard.{k}"))
     for name, count in (("flower", state.market_flowers), ("lemon", state.market_lemons)):
         sx, sy = spots[name + "s"]
@@ -190,7 +191,7 @@ def _ristorante(state: rules.State, p: int, seat: Seat, deck, regions: dict) -> 
         regions[f"dl.slot.{p}.{s}"] = _rect(seat, fx, fy, gw, gh, BOARD_MM)
         if guest is None:
             continue
-        params = _guest_params(guest.card, deck)
+        params = guest_params(guest.card, deck)
         x, y = seat.place(fx, fy)
         out.append(Placed("daluigi.guest", params, x, y, turn, 1, BOARD_MM, f"dl.guest.{p}.{s}"))
         dishes = anchors("daluigi.guest", params)
@@ -229,7 +230,7 @@ def _ristorante(state: rules.State, p: int, seat: Seat, deck, regions: dict) -> 
                               ident=f"dl.hand.{k}"))
         regions["dl.revealed"] = _rect(seat, REVEALED_X_MM, CARD_ROW_Y_MM, gw, gh, 0.0)
         if state.revealed:
-            out.append(Placed("daluigi.guest", _guest_params(state.revealed, deck),
+            out.append(Placed("daluigi.guest", guest_params(state.revealed, deck),
                               *seat.place(REVEALED_X_MM, CARD_ROW_Y_MM), turn, ident="dl.revealed"))
     return out
 

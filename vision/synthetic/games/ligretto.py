@@ -67,6 +67,18 @@ def _sections(board) -> list[tuple[int, int, int, int]]:
     return [(0, 0, board.height, board.width)]
 
 
+def section_params(board) -> list[dict]:
+    """The appearance of each of ``board``'s sections: its rows of cell colours and its start marks."""
+    out = []
+    for r, c, h, w in _sections(board):
+        rows = ["".join(LETTERS[board.colours[(r + i) * board.width + c + j]] if board.colours[(r + i) * board.width + c + j]
+                        else "." for j in range(w)) for i in range(h)]
+        starts = [[board.cell(s)[0] - r, board.cell(s)[1] - c] for s in board.starts
+                  if r <= board.cell(s)[0] < r + h and c <= board.cell(s)[1] < c + w]
+        out.append({"cells": rows, "starts": starts})
+    return out
+
+
 def table_size(players: int, board) -> tuple[float, float]:
     """Play area (mm) for ``players`` around ``board``: seats near and far, and at the sides
     with three or more players."""
@@ -96,14 +108,9 @@ def layout(state: rules.State) -> tuple[Layout, dict[str, np.ndarray]]:
 
     parts: list[Placed] = []
     section_top = size("ligretto.section", (("cells", ("r",)), ("starts", ())))[2]
-    for k, (r, c, h, w) in enumerate(sections):
-        rows = ["".join(LETTERS[board.colours[(r + i) * board.width + c + j]] if board.colours[(r + i) * board.width + c + j]
-                        else "." for j in range(w)) for i in range(h)]
-        starts = [[board.cell(s)[0] - r, board.cell(s)[1] - c] for s in board.starts
-                  if r <= board.cell(s)[0] < r + h and c <= board.cell(s)[1] < c + w]
+    for k, ((r, c, h, w), params) in enumerate(zip(sections, section_params(board))):
         (ax, ay), (bx, by) = centre(r * board.width + c), centre((r + h - 1) * board.width + c + w - 1)
-        parts.append(Placed("ligretto.section", {"cells": rows, "starts": starts}, (ax + bx) / 2, (ay + by) / 2,
-                            ident=f"lig.section.{k}"))
+        parts.append(Placed("ligretto.section", params, (ax + bx) / 2, (ay + by) / 2, ident=f"lig.section.{k}"))
     top = {i: section_top for i in board.spaces()}
     for n, piece in enumerate(state.pieces):
         under = max(top[c] for c in piece.cells)
