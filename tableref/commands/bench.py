@@ -37,7 +37,7 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
         from ..bench import rules as rules_bench
 
         def progress(name: str, done: int, total: int) -> None:
-            if not as_json and (done == total or done % max(1, total // 10) == 0):
+            if done == total or done % max(1, total // 10) == 0:
                 click.echo(f"  rules {name}: {done}/{total} games", err=True)
 
         figures += rules_bench.run(games, seed, progress=progress)
@@ -51,7 +51,7 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
     if do_render or everything:
         from ..bench import render as render_bench
         figures += render_bench.run(render_seconds, renders, seed,
-                                    progress=None if as_json else lambda line: click.echo(f"  {line}", err=True))
+                                    progress=lambda line: click.echo(f"  {line}", err=True))
     if as_json:
         click.echo(json.dumps({"machine": machine(), "figures": [f.to_json() for f in figures]}, indent=2))
     else:
