@@ -17,6 +17,8 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
 GAME, SEED = "dolcevita", 5
+#: Frames of each scene in the folder the server plays at 30 frames per second.
+FRAMES_PER_SCENE = 20
 #: Milliseconds the page may take to show what the server has.
 UI_TIMEOUT_MS = 15_000
 
@@ -29,7 +31,10 @@ def test_dashboard_in_chromium(tmp_path):
                                             "where": "column:3:under", "confidence": 0.9}]
     observations.append(illegal)
     (tmp_path / "scenes.json").write_text(json.dumps({"game": GAME, "observations": dict(enumerate(observations))}))
-    ls.write_frames(tmp_path / "frames", [0, 1, 2, 3], 10)
+    # each scene held for a while and the last one longer, so that a slow machine still sees every
+    # scene settle before the folder ends
+    ls.write_frames(tmp_path / "frames", [0, 1, 2], FRAMES_PER_SCENE)
+    ls.write_frames(tmp_path / "frames", [3], 4 * FRAMES_PER_SCENE, start=3 * FRAMES_PER_SCENE)
     server, url = _serve(tmp_path, tmp_path / "frames", tmp_path / "games.sqlite", "--game", GAME, "--seed", str(SEED))
     problems: list[str] = []
     try:
