@@ -15,7 +15,7 @@ import live_scenes as ls
 from webui_helpers import get_json as _get, start_server
 
 REPO = Path(__file__).resolve().parents[2]
-GAME, SEED, SCENES, FRAMES_PER_SCENE = "dolcevita", 11, 14, 8
+GAME, SEED, SCENES, FRAMES_PER_SCENE = "dolcevita", 11, 14, 15
 
 
 def _serve(tmp_path: Path, frames: Path, log: Path, *extra: str) -> tuple[subprocess.Popen, str]:
