@@ -94,6 +94,21 @@ def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[
             return label
         return UNKNOWN if shown < FIRM_SHARE_LOW else None
 
+    def fan(group: str, cards: list[str], quad_mm_of, ident: str) -> Iterator[tuple[str, np.ndarray, str]]:
+        """The cards of one fan (or a column's number cards) and the empty places after them."""
+        n = len(cards)
+        for k in range(max(n + 1, min(n + 2, zones.fixed_count(group) + 1))):
+            quad_mm = quad_mm_of(k, n)
+            if not in_play_area(quad_mm, table):
+                continue
+            quad = view.to_image(quad_mm)
+            if k < n:
+                label = firm(cards[k], seen.parts.get(f"{ident}.{k}", 0.0))
+            else:
+                label = firm(EMPTY, 1.0 - _covered_share(render, quad))
+            if label:
+                yield group, quad, label
+
     table = view.table_mm
     for c in range(COLUMNS):
         for s in range(SLOTS):
@@ -105,33 +120,11 @@ def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[
                 label = firm(EMPTY, seen.regions.get(ident, 0.0))
             if label:
                 yield SLOT, quad, label
-        under = state.under[c]
-        n = len(under)
-        for k in range(max(n + 1, min(n + 2, zones.fixed_count(UNDER) + 1))):
-            quad_mm = zones.under_quad(table, c, k, n)
-            if not in_play_area(quad_mm, table):
-                continue
-            quad = view.to_image(quad_mm)
-            if k < n:
-                label = firm(number_label(*under[k]), seen.parts.get(f"dv.under.{c}.{k}", 0.0))
-            else:
-                label = firm(EMPTY, 1.0 - _covered_share(render, quad))
-            if label:
-                yield UNDER, quad, label
+        under = [number_label(*card) for card in state.under[c]]
+        yield from fan(UNDER, under, lambda k, n: zones.under_quad(table, c, k, n), f"dv.under.{c}")
     for p, seat in enumerate(zones.seats_for(state.players, table)):
         for group, cards in ((GOODS, list(state.goods[p])), (MONEY, [money_label(v) for v in state.money[p]])):
-            n = len(cards)
-            for k in range(max(n + 1, min(n + 2, zones.fixed_count(group) + 1))):
-                quad_mm = zones.hold_quad(seat, group, k, n)
-                if not in_play_area(quad_mm, table):
-                    continue
-                quad = view.to_image(quad_mm)
-                if k < n:
-                    label = firm(cards[k], seen.parts.get(f"dv.{group}.{p}.{k}", 0.0))
-                else:
-                    label = firm(EMPTY, 1.0 - _covered_share(render, quad))
-                if label:
-                    yield group, quad, label
+            yield from fan(group, cards, lambda k, n: zones.hold_quad(seat, group, k, n), f"dv.{group}.{p}")
 
 
 def _context_prep() -> Preprocessing:
