@@ -10,7 +10,11 @@ its game. Kinds (:data:`KINDS`):
                     sentence, moves, score; snapshot: the frame with the offending piece outlined)
 ``flag_accepted``   the players let a flagged change stand (data: flag = the flagged event's seq)
 ``flag_undone``     the players took a flagged change back (data: flag; state: the state before it)
-``state_corrected`` a player corrected a misread item or the state (data: how, moves, violations, score)
+``state_corrected`` a player corrected a misread item or the state on the dashboard (data: how =
+                    reading or state, moves, violations, score), or put the table back as the game
+                    has it (data: how = table, changes)
+``unexplained_change`` the table changed but no move explains it (data: changes, each place with
+                    what it held and holds; differs_from_state; snapshot: the frame as read)
 ``round_end``       a round was scored (data: round, score)
 ``game_end``        the game is over (data: score with the winners)
 ``game_stopped``    the game was stopped from the dashboard before its end
@@ -26,7 +30,7 @@ from typing import Any
 from .input import InputError
 
 KINDS = ("game_started", "move_accepted", "illegal_flagged", "flag_accepted", "flag_undone",
-         "state_corrected", "round_end", "game_end", "game_stopped")
+         "state_corrected", "unexplained_change", "round_end", "game_end", "game_stopped")
 #: Kinds that may leave a decision open (accept or undo) when they carry violations.
 FLAGGING_KINDS = ("illegal_flagged", "state_corrected")
 #: Kinds that close a flag.

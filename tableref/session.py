@@ -71,6 +71,8 @@ class _Game:
     state: Any
     observation: Any = None
     flags: list[Event] = field(default_factory=list)
+    #: The last reading of the table that was refereed and recorded (JSON); None: as the state shows it.
+    seen: dict | None = None
 
 
 class Session:
@@ -200,8 +202,10 @@ class Session:
                 return
             self._problem = None
             drafts = reading_events(current.rules, current.state, verdict, current.record.players,
-                                    lambda flags: self._snapshot(frame.image, observation, flags))
+                                    lambda flags: self._snapshot(frame.image, observation, flags),
+                                    observation=observation.to_json(), previous=current.seen)
             self._commit(drafts)
+            current.seen = observation.to_json()  # only once recorded: a failed commit reads the scene again
         self._publish_view()
 
     def _snapshot(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> bytes | None:

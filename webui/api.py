@@ -52,7 +52,8 @@ def score() -> Response:
     session = get_session()
     game_id = _game_id()
     record = session.log.game(game_id)
-    series = [{"seq": e.seq, "at": e.at, "kind": e.kind, "totals": e.data["score"]["totals"]}
+    series = [{"seq": e.seq, "at": e.at, "kind": e.kind, "totals": e.data["score"]["totals"],
+               "round": e.data.get("round")}
               for e in session.log.events(game_id) if isinstance(e.data.get("score"), dict)]
     current = series[-1] if series else None
     return jsonify({"game_id": game_id, "names": [p.name for p in record.players],

@@ -1,7 +1,12 @@
-"""The cost of a camera frame in which nothing changed: the motion gate plus the stream encode.
+"""``tableref bench --live``: the live loop's figures on a 1280x720 source.
 
-Measured on a synthetic 1280x720 frame (smooth random texture with sensor-like noise added
-per frame, seeded), after the gate has settled on it, the way the live loop does it.
+- The cost of a camera frame in which nothing changed, alone: the motion gate plus the stream
+  encode on a synthetic 1280x720 frame (smooth random texture with sensor-like noise added per
+  frame, seeded), after the gate has settled on it, the way the live loop does it.
+- The loop end to end (:mod:`tableref.bench.live_loop`): frames per second sustained with a
+  30 fps camera and with an unthrottled one, ms per unchanged frame inside the running loop,
+  the recognition latency of a settled scene, and the time from a placement to its event on
+  the page, on a scripted table where each move is placed by a hand.
 """
 
 from __future__ import annotations
@@ -34,7 +39,66 @@ def _frames(count: int, seed: int) -> list[np.ndarray]:
     return out
 
 
-def run(frames: int = 200, seed: int = 0) -> list[Figure]:
+#: Placements made in each end-to-end run.
+PLACEMENTS = 12
+
+
+def run(frames: int = 200, seed: int = 0, placements: int = 0) -> list[Figure]:
+    """The unchanged-frame figures over ``frames`` frames; with ``placements`` > 0 (the command
+    gives :data:`PLACEMENTS`), then the end-to-end figures over that many placements per run."""
+    figures = unchanged_frame(frames, seed)
+    if placements > 0:
+        figures += end_to_end(placements, seed)
+    return figures
+
+
+def _mean(values: list[float]) -> float:
+    return round(float(np.mean(values)), 1) if values else float("nan")
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return round(ordered[int(0.95 * (len(ordered) - 1))], 1) if ordered else float("nan")
+
+
+def end_to_end(placements: int = PLACEMENTS, seed: int = 0) -> list[Figure]:
+    """Frames per second, unchanged-frame cost in the loop, recognition latency and placement to page."""
+    import logging
+
+    from .live_loop import CAMERA_FPS, FRAME_SIZE, GAME, run_loop
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
+    camera = run_loop(placements, CAMERA_FPS, seed)
+    ceiling = run_loop(placements, None, seed)
+    size = f"{FRAME_SIZE[0]}x{FRAME_SIZE[1]}"
+    on = (f"{camera.placements} placements by hand on a scripted {size} table ({GAME}, seed {seed}) at "
+          f"{CAMERA_FPS:g} fps with sensor noise; scene recogniser (reads a scene code, "
+          f"{_mean(camera.recognise_call_ms)} ms a frame); served session with one event-stream client "
+          f"and one MJPEG viewer; {camera.seconds:.1f} s")
+    fast = (f"as above, camera unthrottled (each frame waits for the loop); {ceiling.frames} frames in "
+            f"{ceiling.seconds:.1f} s")
+    idle = camera.idle_frame_ms or {}
+    return [
+        Figure("live", "loop frames per second sustained", round(camera.fps, 1), "frames/s", on),
+        Figure("live", "frames dropped by the loop", camera.skipped, "frames", on),
+        Figure("live", "loop frames per second, ceiling", round(ceiling.fps, 1), "frames/s", fast),
+        Figure("live", "unchanged frame in the loop mean", idle.get("mean", float("nan")), "ms",
+               on + f"; last {idle.get('frames', 0)} unchanged frames, encode for the viewer at 10 fps included"),
+        Figure("live", "unchanged frame in the loop p95", idle.get("p95", float("nan")), "ms",
+               on + f"; last {idle.get('frames', 0)} unchanged frames, encode for the viewer at 10 fps included"),
+        Figure("live", "recognition latency of a settled scene mean", _mean(camera.recognised_ms), "ms",
+               on + "; from the first frame with the placement complete and the hand gone to the last of the "
+                    "frames voted on being read (3 still frames to settle, 3 read)"),
+        Figure("live", "recognition latency of a settled scene max", round(max(camera.recognised_ms), 1), "ms", on),
+        Figure("live", "placement to page mean", _mean(camera.to_page_ms), "ms",
+               on + "; from the first frame with the placement complete and the hand gone to its event "
+                    "received by the event-stream client"),
+        Figure("live", "placement to page p95", _p95(camera.to_page_ms), "ms", on),
+        Figure("live", "placement to page max", round(max(camera.to_page_ms), 1), "ms", on),
+    ]
+
+
+def unchanged_frame(frames: int = 200, seed: int = 0) -> list[Figure]:
     """Mean and 95th-percentile milliseconds per unchanged frame: gate alone, gate plus encode.
 
     Every frame is encoded here (the loop encodes at most ``StreamSettings.fps`` times a

@@ -1,12 +1,17 @@
 """A referee's verdict turned into the events to record: pure functions, no I/O.
 
 ``reading_events`` covers a change seen on the table; ``correction_events`` a player's
-correction; ``milestones`` the round and game ends that a new state brings. Each returns
-:class:`~tableref.events.EventDraft` records in the order they are to be committed.
+correction on the dashboard; ``milestones`` the round and game ends that a new state brings.
+Each returns :class:`~tableref.events.EventDraft` records in the order they are to be committed.
+
+A change on the table that the referee explains with no move never vanishes: when the table
+now shows the state again (a player put a piece back), it is a ``state_corrected`` event
+("table"); otherwise an ``unexplained_change`` naming what differs (:func:`observation_changes`).
 """
 
 from __future__ import annotations
 
+import json
 from types import ModuleType
 from typing import Any, Callable, Sequence
 
@@ -16,6 +21,8 @@ from ..rules.common import CHANCE, Verdict, Violation
 
 #: Moves named in one summary line at most (a whole dealt grid is summarised by its count).
 SUMMARY_MOVES = 3
+#: Keys that name where an observed item lies (Dolce Vita and Da Luigi items, Ligretto cells).
+PLACE_KEYS = ("where", "cell")
 
 SnapshotMaker = Callable[[Sequence[Violation]], "bytes | None"]
 
@@ -81,11 +88,111 @@ def _with_names(score: dict, players: Sequence[PlayerInfo]) -> dict:
     return {**score, "names": [player_name(players, i) for i in range(len(score["totals"]))]}
 
 
-def reading_events(rules: ModuleType, before: Any, verdict: Verdict, players: Sequence[PlayerInfo],
-                   snapshot: SnapshotMaker) -> list[EventDraft]:
-    """Events for a change seen on the table: none, a move accepted, or a flag (plus milestones)."""
-    if verdict.legal and not verdict.moves:
+def _content(entry: Any, place_key: str | None) -> str:
+    """What one observed entry shows, without its place and confidences: its label, else ``key=value``s."""
+    if not isinstance(entry, dict):
+        return json.dumps(entry, sort_keys=True)
+    shown = {k: v for k, v in entry.items() if k != place_key and "confidence" not in k}
+    if set(shown) == {"label"}:
+        return str(shown["label"])
+    return " ".join(f"{k}={json.dumps(v) if isinstance(v, (dict, list)) else v}"
+                    for k, v in sorted(shown.items()) if v is not None)
+
+
+def _places(observation: dict) -> dict[str, list[str]]:
+    """An observation's JSON as place -> sorted contents (a place may hold several items)."""
+    out: dict[str, list[str]] = {}
+    for key, value in observation.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for entry in value:
+                place_key = next((k for k in PLACE_KEYS if k in entry), None)
+                place = key if place_key is None else entry[place_key]
+                place = ",".join(map(str, place)) if isinstance(place, list) else str(place)
+                out.setdefault(place, []).append(_content(entry, place_key))
+        elif "confidence" not in key:
+            out.setdefault(key, []).append(_content(value, None))
+    return {place: sorted(contents) for place, contents in out.items()}
+
+
+def observation_changes(before: dict, after: dict) -> list[dict]:
+    """What differs between two observations (their JSON), place by place, confidences ignored.
+
+    Parameters
+    ----------
+    before, after : dict
+        Observations as ``Observation.to_json()`` gives them: lists of items that name their
+        place (``where`` or ``cell``) and other fields compared whole.
+
+    Returns
+    -------
+    list of dict
+        ``{"where": place, "was": [...], "now": [...]}`` for each place whose contents differ,
+        sorted by place; empty when the two agree.
+    """
+    was, now = _places(before), _places(after)
+    return [{"where": place, "was": was.get(place, []), "now": now.get(place, [])}
+            for place in sorted(set(was) | set(now)) if was.get(place, []) != now.get(place, [])]
+
+
+def describe_change(change: dict) -> str:
+    """One place's change in a few words, e.g. ``column:2:under: yellow:1 (was nothing)``."""
+    now = ", ".join(change["now"]) or "nothing"
+    was = ", ".join(change["was"]) or "nothing"
+    return f"{change['where']}: {now} (was {was})"
+
+
+def _changes_text(changes: list[dict]) -> str:
+    shown = [describe_change(c) for c in changes[:SUMMARY_MOVES]]
+    more = len(changes) - len(shown)
+    return "; ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def _unmoved_events(rules: ModuleType, before: Any, verdict: Verdict, observation: dict,
+                    previous: dict | None, snapshot: SnapshotMaker) -> list[EventDraft]:
+    """Events for a reading that differs from the last one although no move explains it."""
+    expected = rules.observe(before).to_json()
+    changes = observation_changes(expected if previous is None else previous, observation)
+    if not changes:
         return []
+    if not observation_changes(expected, observation):
+        return [EventDraft("state_corrected", f"The table was put back as the game has it: {_changes_text(changes)}",
+                           data={"how": "table", "changes": changes, "note": verdict.note})]
+    return [EventDraft("unexplained_change", f"Unexplained change on the table: {_changes_text(changes)}",
+                       data={"changes": changes, "differs_from_state": observation_changes(expected, observation),
+                             "note": verdict.note},
+                       snapshot=snapshot(()))]
+
+
+def reading_events(rules: ModuleType, before: Any, verdict: Verdict, players: Sequence[PlayerInfo],
+                   snapshot: SnapshotMaker, *, observation: dict | None = None,
+                   previous: dict | None = None) -> list[EventDraft]:
+    """Events for a change seen on the table (plus the milestones it brings).
+
+    Parameters
+    ----------
+    rules : module
+        The game's rules (``tableref.rules.<game>``).
+    before : State
+        The state the reading was refereed from.
+    verdict : Verdict
+        The referee's verdict on the reading.
+    players : sequence of PlayerInfo
+    snapshot : callable (violations) -> JPEG bytes or None
+        The frame with the offending pieces outlined (no violations: the frame as read).
+    observation : dict, optional
+        The reading (its JSON); without it, a verdict with no move gives no event.
+    previous : dict, optional
+        The reading before it (its JSON); None: the table was last seen as ``before`` shows.
+
+    Returns
+    -------
+    list of EventDraft
+        A move accepted or a flag; for a legal verdict with no move, nothing when the table is as
+        last seen, ``state_corrected`` (how ``table``) when it shows ``before`` again, else an
+        ``unexplained_change`` naming each place that differs.
+    """
+    if verdict.legal and not verdict.moves:
+        return [] if observation is None else _unmoved_events(rules, before, verdict, observation, previous, snapshot)
     moves = [m.to_json() for m in verdict.moves]
     score = _with_names(rules.score(verdict.state).to_json(), players)
     state = verdict.state.to_json()

@@ -2,7 +2,10 @@
 side-channel maps that number to the observation the frame "shows".
 
 This is not a recogniser of real tables: it exists so the live loop, the log and the dashboard
-can be tested before (and independently of) the games' real recognisers.
+can be tested before (and independently of) the games' real recognisers. The frames and the
+recogniser are those of :mod:`tableref.bench.scripted` (the scripted table ``tableref bench
+--live`` plays); this module adds the side channel, frame folders and the ``scripted`` source
+a ``tableref serve --plugin live_scenes`` process is driven through.
 
 A frame is a grey picture with one coloured patch; the patch's place moves with the scene, so
 the motion gate sees each new scene as a change, and its exact colour (lossless PNG) encodes
@@ -18,65 +21,30 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tableref.bench.scripted import BASE_SIZE, PATCH_RED, SceneRecogniser, open_scripted, scene_frame, scene_of
 from tableref.live.recognition import register_recogniser
 from tableref.rules import game
 from tableref.rules.playout import random_playout
-from tableref.vision.errors import VisionError
+from tableref.vision.capture import register_source
 
-FRAME_SIZE = (320, 240)  # width, height
-PATCH = 24
-PATCH_RED = 201
-BORDER = 3
-BACKGROUND = (60, 90, 70)
+FRAME_SIZE = BASE_SIZE  # width, height
 #: Env variable naming the scenes file a serve subprocess loads through --plugin live_scenes.
 SCENES_ENV = "TABLEREF_TEST_SCENES"
+#: The source a serve subprocess is driven through: ``scripted:CONTROL_FILE[,WIDTHxHEIGHT]``.
+SCRIPTED = "scripted"
+
+__all__ = ["PATCH_RED", "SceneRecogniser", "scene_of"]
 
 
 def make_frame(index: int, size: tuple[int, int] = FRAME_SIZE) -> np.ndarray:
-    width, height = size
-    image = np.empty((height, width, 3), np.uint8)
-    image[:] = BACKGROUND
-    cols = (width - 20) // (PATCH + 8)
-    x = 10 + (index % cols) * (PATCH + 8)
-    y = 10 + ((index // cols) % 4) * (PATCH + 8)
-    image[y - BORDER:y + PATCH + BORDER, x - BORDER:x + PATCH + BORDER] = 255  # a white frame the gate cannot miss
-    image[y:y + PATCH, x:x + PATCH] = (index % 256, index // 256, PATCH_RED)
-    return image
+    return scene_frame(index, size)
 
 
-def scene_of(image: np.ndarray) -> tuple[int, tuple[int, int, int, int]]:
-    """The scene number in ``image`` and its patch box (x, y, w, h)."""
-    ys, xs = np.nonzero(image[:, :, 2] == PATCH_RED)
-    if len(xs) == 0:
-        raise VisionError("this frame carries no scene patch")
-    b, g, _ = image[ys[0], xs[0]]
-    return int(g) * 256 + int(b), (int(xs.min()), int(ys.min()), PATCH, PATCH)
-
-
-class SceneRecogniser:
-    """Reads the scene number from the frame and returns that scene's observation."""
-
-    def __init__(self, game_name: str, observations: dict[int, dict]):
-        self.rules = game(game_name)
-        self.observations = observations
-        self.calls = 0
-
-    def recognise(self, image, profile):
-        self.calls += 1
-        index, _ = scene_of(image)
-        if index not in self.observations:
-            raise VisionError(f"scene {index} has no observation in the side-channel")
-        return self.rules.observation_from_json(self.observations[index])
-
-    def annotate(self, image, observation, flags):
-        out = np.array(image, copy=True)
-        try:
-            _, (x, y, w, h) = scene_of(image)
-        except VisionError:
-            return out
-        colour = (0, 0, 255) if flags else (0, 255, 0)
-        cv2.rectangle(out, (x - 2, y - 2), (x + w + 1, y + h + 1), colour, 2)
-        return out
+def show(control: Path, scene: int, *, unplugged: bool = False) -> None:
+    """Tell a ``scripted:CONTROL`` source (in a serve process) to show ``scene`` (or to be unplugged)."""
+    partial = control.with_suffix(".part")
+    partial.write_text(json.dumps({"scene": scene, "unplugged": unplugged}))
+    partial.replace(control)  # one rename: the source never reads half a file
 
 
 def register(game_name: str, observations: dict[int, dict]) -> SceneRecogniser:
@@ -110,8 +78,10 @@ def write_frames(folder: Path, scenes: list[int], frames_per_scene: int, start: 
 
 
 def _register_from_env() -> None:
+    """In a serve process started with the scenes file in SCENES_ENV: its recogniser and the scripted source."""
     path = os.environ.get(SCENES_ENV)
     if path:
+        register_source(SCRIPTED, open_scripted, replace=True)
         data = json.loads(Path(path).read_text())
         register(data["game"], {int(k): v for k, v in data["observations"].items()})
 
@@ -159,3 +129,45 @@ class VanishingCamera:
                 return make_frame(0)
 
         return _Reader()
+
+
+def stray_card(observation: dict, state, column: int = 3, confidence: float = 0.9) -> dict:
+    """``observation`` plus a Dolce Vita number card of a player who is not to move (not their turn)."""
+    from tableref.rules.dolcevita.catalogue import number_label
+
+    other = (state.to_move + 1) % state.players
+    card = {"label": number_label(other, state.hands[other][0]), "where": f"column:{column}:under",
+            "confidence": confidence}
+    return {**observation, "items": observation["items"] + [card]}
+
+
+def doubtful_card(observation: dict, index: int = 0) -> dict:
+    """``observation`` with item ``index`` read, without confidence, as another Dolce Vita card."""
+    item = observation["items"][index]
+    other = "car:100000" if item["label"] != "car:100000" else "boat:400000"
+    items = list(observation["items"])
+    items[index] = {**item, "label": other, "confidence": 0.3}
+    return {**observation, "items": items}
+
+
+#: The scenes of :func:`dashboard_game`, in the order they are shown.
+OPENING, FIRST_MOVE, LAST_DISTRIBUTION, ROUND_END, STRAY, PUT_BACK, STRAY_AGAIN, DOUBTFUL = range(8)
+#: The game :func:`dashboard_game` plays: Dolce Vita for two, seed 5, whose first round ends at move 18.
+DASHBOARD_GAME, DASHBOARD_SEED, ROUND_END_MOVE = "dolcevita", 5, 18
+
+
+def dashboard_game() -> tuple[list, dict[int, dict]]:
+    """States and scenes of the game the dashboard's browser test and screenshot play.
+
+    A first move; the rest of the round at once (the referee explains a whole round's dealing,
+    placing and distribution from one reading); the round's end; a number card placed out of
+    turn (a flag), taken back on the dashboard and then from the table; placed again and let
+    stand; then a card read differently without confidence (an unexplained change).
+    """
+    states, observations = playout_scenes(DASHBOARD_GAME, 2, DASHBOARD_SEED, ROUND_END_MOVE)
+    at_end = states[ROUND_END_MOVE]
+    stray = stray_card(observations[ROUND_END_MOVE], at_end)
+    scenes = {OPENING: observations[0], FIRST_MOVE: observations[1], LAST_DISTRIBUTION: observations[ROUND_END_MOVE - 1],
+              ROUND_END: observations[ROUND_END_MOVE], STRAY: stray, PUT_BACK: observations[ROUND_END_MOVE],
+              STRAY_AGAIN: stray, DOUBTFUL: doubtful_card(stray)}
+    return states, scenes

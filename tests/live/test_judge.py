@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tableref.gamelog import PlayerInfo
-from tableref.live.judge import describe_move, milestones, reading_events, rounds_done
+from tableref.live.judge import describe_move, milestones, observation_changes, reading_events, rounds_done
+from tableref.rules.dolcevita.catalogue import number_label
 from tableref.rules import game
 from tableref.rules.playout import random_playout
 
@@ -60,3 +61,68 @@ def test_rounds_done(state, expected):
 ])
 def test_describe_move(move, expected):
     assert describe_move(move) == expected
+
+
+def _dolcevita_position():
+    """Dolce Vita two moves in, its observation, and a number card of the player not to move."""
+    rules, steps = _steps("dolcevita", seed=5)
+    state = steps[2][0]
+    seen = rules.observe(state).to_json()
+    other = 1 - state.to_move
+    stray = {"label": number_label(other, state.hands[other][0]), "where": "column:3:under", "confidence": 0.9}
+    return rules, state, seen, stray
+
+
+def _relabelled(seen: dict, index: int, label: str, confidence: float) -> dict:
+    items = [dict(item) for item in seen["items"]]
+    items[index].update(label=label, confidence=confidence)
+    return {**seen, "items": items}
+
+
+@pytest.mark.parametrize("before,after,expected", [
+    ({"items": [{"where": "a", "label": "x", "confidence": 1.0}]},
+     {"items": [{"where": "a", "label": "x", "confidence": 0.2}]}, []),
+    ({"items": [{"where": "a", "label": "x", "confidence": 1.0}]},
+     {"items": [{"where": "a", "label": "y", "confidence": 1.0}]}, [{"where": "a", "was": ["x"], "now": ["y"]}]),
+    ({"items": [{"where": "u", "label": "p", "confidence": 1.0}]},
+     {"items": [{"where": "u", "label": "p"}, {"where": "u", "label": "q"}, {"where": "v", "label": "r"}]},
+     [{"where": "u", "was": ["p"], "now": ["p", "q"]}, {"where": "v", "was": [], "now": ["r"]}]),
+    ({"cells": [{"cell": [0, 1], "cover": "none", "owner": None, "confidence": 1.0}]},
+     {"cells": [{"cell": [0, 1], "cover": "card", "owner": 1, "confidence": 0.7}]},
+     [{"where": "0,1", "was": ["cover=none"], "now": ["cover=card owner=1"]}]),
+    ({"game": "g", "round": 1}, {"game": "g", "round": 2}, [{"where": "round", "was": ["1"], "now": ["2"]}]),
+])
+def test_observation_changes(before, after, expected):
+    assert observation_changes(before, after) == expected
+    assert observation_changes(after, after) == []
+
+
+def test_a_change_no_move_explains_is_an_event_with_what_differs():
+    rules, state, seen, _ = _dolcevita_position()
+    first = seen["items"][0]
+    misread = _relabelled(seen, 0, "car:100000" if first["label"] != "car:100000" else "boat:400000", 0.3)
+    verdict = rules.referee(state, rules.observation_from_json(misread))
+    assert verdict.legal and not verdict.moves  # the referee forgives the doubtful card: no move
+    shots = []
+    drafts = reading_events(rules, state, verdict, PLAYERS, lambda flags: shots.append(flags) or b"jpeg",
+                            observation=misread, previous=seen)
+    assert [d.kind for d in drafts] == ["unexplained_change"]
+    change = {"where": first["where"], "was": [first["label"]], "now": [misread["items"][0]["label"]]}
+    assert drafts[0].data["changes"] == [change] == drafts[0].data["differs_from_state"]
+    assert first["where"] in drafts[0].summary and drafts[0].state is None
+    assert drafts[0].snapshot == b"jpeg" and shots == [()]
+    # the same reading again (a hand passed over the table) is no news
+    assert reading_events(rules, state, verdict, PLAYERS, lambda f: None, observation=misread, previous=misread) == []
+    # without the reading, a verdict with no move cannot be described
+    assert reading_events(rules, state, verdict, PLAYERS, lambda f: None) == []
+
+
+def test_the_table_put_back_is_a_state_corrected_by_a_player():
+    rules, state, seen, stray = _dolcevita_position()
+    flagged = {**seen, "items": seen["items"] + [stray]}  # the stray card was flagged and taken back (undo)
+    verdict = rules.referee(state, rules.observation_from_json(seen))  # now the player removes it
+    drafts = reading_events(rules, state, verdict, PLAYERS, lambda f: None, observation=seen, previous=flagged)
+    assert [d.kind for d in drafts] == ["state_corrected"]
+    assert drafts[0].data["how"] == "table" and drafts[0].player is None and drafts[0].state is None
+    assert drafts[0].data["changes"] == [{"where": "column:3:under", "was": [stray["label"]], "now": []}]
+    assert "put back" in drafts[0].summary and stray["label"] in drafts[0].summary

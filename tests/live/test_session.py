@@ -238,3 +238,46 @@ def test_resuming_a_game_killed_before_its_end_was_recorded(tmp_path):
     finally:
         session.close()
         gamelog.close()
+
+
+def test_changes_no_move_explains_are_recorded(tmp_path, scenes):
+    """A stray card flagged and taken back, then removed from the table: the table is put back
+    (state_corrected, how "table"); a doubtful card read differently: an unexplained change."""
+    from tableref.bench.scripted import ScriptedTable
+
+    states, observations = scenes
+    stray = _illegal(observations[1], states[1])
+    first = observations[1]["items"][0]
+    doubtful = dict(observations[1], items=[{**first, "label": "car:100000" if first["label"] != "car:100000"
+                                             else "boat:400000", "confidence": 0.3}] + observations[1]["items"][1:])
+    ls.register(GAME, {0: observations[0], 1: observations[1], 2: stray, 3: doubtful, 4: observations[1]})
+    table = ScriptedTable(fps=60.0)
+    register_source("table", lambda argument, settings: table, replace=True)
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog)
+    try:
+        record = session.start_game(GAME, PLAYERS, seed=SEED)
+        session.set_source("table")
+
+        def after(scene, count):
+            table.show(scene)
+            return ls.wait_for(lambda: len(events := gamelog.events(record.id)) >= count and events)[count - 1]
+
+        assert after(1, 2).kind == "move_accepted"
+        flag = after(2, 3)
+        assert flag.kind == "illegal_flagged"
+        session.undo(flag.seq)
+        put_back = after(4, 5)  # scene 4 shows what scene 1 showed
+        assert put_back.kind == "state_corrected" and put_back.data["how"] == "table" and put_back.player is None
+        assert put_back.data["changes"] == [{"where": "column:2:under", "was": [stray["items"][-1]["label"]],
+                                             "now": []}]
+        unexplained = after(3, 6)
+        assert unexplained.kind == "unexplained_change" and first["where"] in unexplained.summary
+        assert unexplained.data["changes"] == [{"where": first["where"], "was": [first["label"]],
+                                                "now": [doubtful["items"][0]["label"]]}]
+        assert unexplained.snapshot is not None and unexplained.state is None
+        assert session.view()["state"] == states[1].to_json() and session.view()["flags"] == []
+    finally:
+        session.close()
+        gamelog.close()
+        unregister_source("table")

@@ -45,3 +45,15 @@ def test_the_built_in_demo_is_the_default_source(tmp_path):
     finally:
         server.terminate()
         server.wait(10)
+
+
+@pytest.mark.parametrize("game_id,message", [
+    ("20990101-000000-dead", "no game"),
+    ("../../etc/passwd", "not a game id"),
+])
+def test_export_of_an_unknown_game(run_cli, tmp_path, game_id, message):
+    from tableref.gamelog import GameLog
+
+    GameLog(tmp_path / "games.sqlite").close()
+    result = run_cli("export", game_id, "--log", tmp_path / "games.sqlite")
+    assert result.code == 2 and message in result.err and "Traceback" not in result.err

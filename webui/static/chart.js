@@ -25,7 +25,7 @@ const scoreChart = (() => {
     root.append(svg("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: H - PAD.bottom, class: "axis" }));
     for (const v of [lo, hi]) {
       const label = svg("text", { x: PAD.left - 4, y: y(v) + 4, "text-anchor": "end", class: "tick" });
-      label.textContent = v.toLocaleString();
+      label.textContent = v.toLocaleString("en", { notation: "compact", maximumFractionDigits: 2 });
       root.append(label);
     }
     const caption = svg("text", { x: W - PAD.right, y: H - 6, "text-anchor": "end", class: "tick" });

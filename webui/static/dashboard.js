@@ -6,6 +6,7 @@
   const { api, el, showMessage } = tableref;
   let view = null;
   let gameId = null;
+  let rounds = [];  // the score series' round ends: {round, totals}, one scoreboard column each
   const logged = new Set();
 
   const snapshotUrl = (ev) => `/api/games/${encodeURIComponent(ev.game_id)}/events/${ev.seq}/snapshot.jpg`;
@@ -13,7 +14,10 @@
 
   function renderScores() {
     const body = document.querySelector("#scoreboard tbody");
+    const head = document.querySelector("#scoreboard thead tr");
     body.replaceChildren();
+    head.replaceChildren(el("th", { text: "Player" }),
+      ...rounds.map((r) => el("th", { class: "num round", text: "Round " + r.round })), el("th", { class: "num", text: "Score" }));
     const result = document.getElementById("result");
     result.hidden = true;
     if (!view.game || !view.score) return;
@@ -23,7 +27,8 @@
       const won = view.score.final && view.score.winners.includes(i);
       body.append(el("tr", { class: won ? "winner" : "" }, [
         el("td", {}, [swatch, document.createTextNode(" " + player.name)]),
-        el("td", { class: "num", text: String(view.score.totals[i].toLocaleString()) }),
+        ...rounds.map((r) => el("td", { class: "num round", text: String((r.totals[i] || 0).toLocaleString()) })),
+        el("td", { class: "num total", text: String(view.score.totals[i].toLocaleString()) }),
       ]));
     });
     if (view.score.final) {
@@ -111,6 +116,7 @@
   }
 
   async function loadHistory() {
+    rounds = [];
     if (!gameId) { scoreChart.draw(document.getElementById("chart"), null); return; }
     const page = await api(`/api/events?game=${encodeURIComponent(gameId)}`);
     page.events.forEach(addLog);
@@ -120,7 +126,10 @@
   async function refreshChart() {
     if (!gameId) return;
     const score = await api(`/api/score?game=${encodeURIComponent(gameId)}`);
+    if (score.game_id !== gameId) return;
     scoreChart.draw(document.getElementById("chart"), score);
+    rounds = score.series.filter((point) => point.kind === "round_end" && point.round !== null);
+    if (view) renderScores();
   }
 
   async function sendCorrection(payload) {
