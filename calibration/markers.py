@@ -182,24 +182,35 @@ def _side_line(gray: np.ndarray, corners: np.ndarray, k: int, modules: int) -> t
     pts = base[:, None, :] + offsets[None, :, None] * normal
     maps = pts.astype(np.float32)
     profiles = cv2.remap(gray, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    edge = []
-    for base_pt, profile in zip(base, profiles):
-        lo, hi = float(profile.min()), float(profile.max())
-        if hi - lo < _EDGE_MIN_CONTRAST:
-            continue
-        above = np.nonzero(profile >= (lo + hi) / 2)[0]
-        j = int(above[0]) if len(above) else 0
-        if j == 0 or np.any(profile[j:] < (lo + hi) / 2):
-            continue  # not one clean dark-to-light step
-        mid = (lo + hi) / 2
-        frac = (mid - profile[j - 1]) / (profile[j] - profile[j - 1])
-        edge.append(base_pt + (offsets[j - 1] + frac * (offsets[j] - offsets[j - 1])) * normal)
+    edge = _step_points(profiles, base, offsets, normal)
     if len(edge) < _EDGE_MIN_POINTS:
         return None
-    pts = np.array(edge)
+    pts = edge
     centre = pts.mean(axis=0)
     _, _, vt = np.linalg.svd(pts - centre)
     return centre, vt[0]
+
+
+def _step_points(profiles: np.ndarray, base: np.ndarray, offsets: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    """Where each profile (rows of ``profiles``, sampled at ``offsets`` along ``normal`` from
+    its ``base`` point) crosses half-way from dark to light, for the profiles that are one
+    clean dark-to-light step of enough contrast: (M, 2) image points."""
+    profiles = profiles.astype(np.float64)
+    lo, hi = profiles.min(axis=1), profiles.max(axis=1)
+    mid = (lo + hi) / 2
+    above = profiles >= mid[:, None]
+    j = np.argmax(above, axis=1)  # the first sample at or above the middle
+    after = np.arange(profiles.shape[1])[None, :] >= j[:, None]
+    clean = ~np.any(after & ~above, axis=1)  # nothing dark again after the step
+    ok = (hi - lo >= _EDGE_MIN_CONTRAST) & (j > 0) & clean
+    rows = np.nonzero(ok)[0]
+    if len(rows) == 0:
+        return np.empty((0, 2))
+    jj = j[rows]
+    p0, p1 = profiles[rows, jj - 1], profiles[rows, jj]
+    frac = (mid[rows] - p0) / (p1 - p0)
+    where = offsets[jj - 1] + frac * (offsets[jj] - offsets[jj - 1])
+    return base[rows] + where[:, None] * normal[None, :]
 
 
 def _meet(first: tuple, second: tuple) -> np.ndarray | None:
