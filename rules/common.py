@@ -27,6 +27,32 @@ CHANCE = -1
 ANYONE = -2
 
 
+def player_name(index: int | None, *, capital: bool = False) -> str:
+    """How a sentence a person reads names player ``index``: ``"player 1"`` for index 0.
+
+    JSON (moves, states, observations, :attr:`Violation.player`) counts players from 0; every
+    sentence counts them from 1, as the table and the dashboard do.  :data:`CHANCE` is
+    ``"chance"``; :data:`ANYONE` and ``None`` are ``"the whole table"``.  ``capital`` starts the
+    name with a capital letter, for the start of a sentence.
+    """
+    if index == CHANCE:
+        name = "chance"
+    elif index is None or index == ANYONE:
+        name = "the whole table"
+    else:
+        name = f"player {index + 1}"
+    return name[0].upper() + name[1:] if capital else name
+
+
+def players_named(indices: Sequence[int], *, capital: bool = False) -> str:
+    """Several players in a sentence, counted from 1: ``"players 1 and 3"`` for ``[0, 2]``."""
+    if len(indices) == 1:
+        return player_name(indices[0], capital=capital)
+    numbers = [str(i + 1) for i in indices]
+    name = "players " + ", ".join(numbers[:-1]) + " and " + numbers[-1] if numbers else "no player"
+    return name[0].upper() + name[1:] if capital else name
+
+
 @dataclass(frozen=True)
 class Violation:
     """One rule broken, as a position lies or as a change was seen.

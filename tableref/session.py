@@ -168,7 +168,7 @@ class Session:
             if rules.is_over(state):  # killed between the last move and the game's end being recorded
                 if not any(e.kind == "game_end" for e in self.log.events(record.id)):
                     initial = rules.state_from_json(record.initial_state)
-                    self._commit(milestones(rules, initial, state)[-1:])
+                    self._commit(milestones(rules, initial, state, record.players)[-1:])
                 self.log.set_status(record.id, "over")
         log.info("resumed game %s (%s)", record.id, record.game)
         self._restart_loop()

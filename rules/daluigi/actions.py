@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .state import evolve as replace
 
-from ..common import CHANCE
+from ..common import player_name
 from ..errors import IllegalMove
 from .catalogue import (ANY_JOKER, BROWN, BROWN_JOKER, COLOUR_INDEX, NO_CUBES, SLOTS, SUPPLY_LIMIT, clocks_of,
                         cubes_from_names, row_of)
@@ -33,9 +33,8 @@ def check_turn(state: State, move: Move) -> None:
         raise illegal("daluigi.game_over", move.player, (), "The game is over: no more moves.")
     who = chooser(state)
     if move.player != who:
-        whom = "chance" if who == CHANCE else f"player {who}"
         raise illegal("daluigi.not_your_turn", move.player, (f"player:{move.player}",),
-                      f"It is {whom}'s move now ({state.phase}), not player {move.player}'s.")
+                      f"It is {player_name(who)}'s move now ({state.phase}), not {player_name(move.player)}'s.")
     if move.type not in PHASE_MOVES.get(state.phase, ()):
         raise illegal("daluigi.wrong_phase", move.player, (f"move:{move.type}",),
                       f"The game waits for {'/'.join(PHASE_MOVES[state.phase])}, not {move.type}.")
@@ -62,7 +61,7 @@ def pay_time(state: State, player: int, pushes: tuple[str, ...], clocks: int) ->
                           f"Guest {card_id} has already left the ristorante: the purchase cannot be paid in full.")
         if slot is None:
             raise illegal("daluigi.unknown_guest", player, (f"guest:{card_id}",),
-                          f"Guest {card_id} is not in player {player}'s ristorante.")
+                          f"Guest {card_id} is not in {player_name(player)}'s ristorante.")
         if slot < SLOTS - 1 and state.strips[player][slot + 1] is not None:
             blocker = state.strips[player][slot + 1].card
             raise illegal("daluigi.field_not_free", player, (f"guest:{card_id}", f"guest:{blocker}"),
@@ -131,7 +130,8 @@ def _give(state: State, move: Move) -> State:
     to, a = move.to, state.active
     if not 0 <= to < state.players or state.given[to] >= (2 if to == a else 1):
         raise illegal("daluigi.give_rule", a, (f"guest:{state.revealed}", f"player:{to}"),
-                      f"Player {to} cannot receive guest {state.revealed}: each other player gets exactly 1 "
+                      f"{player_name(to, capital=True)} cannot receive guest {state.revealed}: each other player "
+                      "gets exactly 1 "
                       "guest and the welcoming player keeps 2.")
     card = state.revealed
     return replace(state, given=set_at(state.given, to, state.given[to] + 1), revealed=None,
@@ -151,11 +151,11 @@ def _serve(state: State, move: Move) -> State:
         slot = find_guest(state, p, card_id)
         if slot is None:
             raise illegal("daluigi.unknown_guest", p, (f"guest:{card_id}",),
-                          f"Guest {card_id} is not in player {p}'s ristorante.")
+                          f"Guest {card_id} is not in {player_name(p)}'s ristorante.")
         c = COLOUR_INDEX[colour]
         if supply[c] == 0:
             raise illegal("daluigi.cube_not_in_supply", p, (f"cube:{colour}",),
-                          f"Player {p} has no more {colour} dice in the supply.")
+                          f"{player_name(p, capital=True)} has no more {colour} dice in the supply.")
         guest = strip[slot]
         if need_of(card_of(state, card_id), guest)[c] <= 0:
             raise illegal("daluigi.wrong_dish", p, (f"guest:{card_id}", f"cube:{colour}"),
@@ -178,14 +178,14 @@ def _joker(state: State, move: Move) -> State:
     slot = find_guest(state, p, move.guest)
     if slot is None:
         raise illegal("daluigi.unknown_guest", p, (f"guest:{move.guest}",),
-                      f"Guest {move.guest} is not in player {p}'s ristorante.")
+                      f"Guest {move.guest} is not in {player_name(p)}'s ristorante.")
     pay = cubes_from_names(move.pay, "joker payment")
     if not (sum(pay) == ANY_JOKER or (sum(pay) == BROWN_JOKER and pay[BROWN] == BROWN_JOKER)):
         raise illegal("daluigi.joker_payment", p, tuple(f"cube:{c}" for c in move.pay))
     supply = state.supply[p]
     if any(x > s for x, s in zip(pay, supply)):
         raise illegal("daluigi.cube_not_in_supply", p, tuple(f"cube:{c}" for c in move.pay),
-                      f"Player {p} does not have {', '.join(move.pay)} in the supply.")
+                      f"{player_name(p, capital=True)} does not have {', '.join(move.pay)} in the supply.")
     if slot not in joker_candidates(state, p):
         raise illegal("daluigi.joker_incomplete", p, (f"guest:{move.guest}",),
                       f"A joker for guest {move.guest} would not fulfil its order.")
@@ -219,7 +219,7 @@ def _arrow(state: State, move: Move) -> State:
     slot = find_guest(state, p, move.guest)
     if slot is None:
         raise illegal("daluigi.unknown_guest", p, (f"guest:{move.guest}",),
-                      f"Guest {move.guest} is not in player {p}'s ristorante.")
+                      f"Guest {move.guest} is not in {player_name(p)}'s ristorante.")
     strip = state.strips[p]
     if slot < SLOTS - 1 and strip[slot + 1] is not None:
         if state.options.arrow_target == "free":
@@ -238,7 +238,7 @@ def _discard(state: State, move: Move) -> State:
         have = state.tiles[p]
         if (move.what == "flower" and have <= 0) or (move.what == "lemon" and have >= 0):
             raise illegal("daluigi.nothing_to_discard", p, (f"tile:{move.what}",),
-                          f"Player {p} has no {move.what} to discard.")
+                          f"{player_name(p, capital=True)} has no {move.what} to discard.")
         state = return_tile(state, flower=move.what == "flower")
         state = replace(state, tiles=set_at(state.tiles, p, have - 1 if have > 0 else have + 1))
         return replace(state, tasks=state.tasks[1:])
@@ -246,13 +246,13 @@ def _discard(state: State, move: Move) -> State:
     if move.guest is None:
         if state.supply[p][c] == 0:
             raise illegal("daluigi.nothing_to_discard", p, (f"cube:{move.colour}",),
-                          f"Player {p} has no {move.colour} die in the supply.")
+                          f"{player_name(p, capital=True)} has no {move.colour} die in the supply.")
         state = replace(state, supply=set_at(state.supply, p, sub(state.supply[p], one(c))))
     else:
         slot = find_guest(state, p, move.guest)
         if slot is None or state.strips[p][slot].cubes[c] == 0:
             raise illegal("daluigi.nothing_to_discard", p, (f"guest:{move.guest}", f"cube:{move.colour}"),
-                          f"Guest {move.guest} of player {p} has no {move.colour} die on it.")
+                          f"Guest {move.guest} of {player_name(p)} has no {move.colour} die on it.")
         g = state.strips[p][slot]
         g = Guest(g.card, sub(g.cubes, one(c)), g.jokers)
         state = replace(state, strips=set_at(state.strips, p, set_at(state.strips[p], slot, g)))
@@ -281,7 +281,8 @@ def _return(state: State, move: Move) -> State:
     supply = state.supply[p]
     if sum(cubes) != sum(supply) - SUPPLY_LIMIT or any(x > s for x, s in zip(cubes, supply)):
         raise illegal("daluigi.return_count", p, tuple(f"cube:{c}" for c in move.cubes),
-                      f"Player {p} must return exactly {sum(supply) - SUPPLY_LIMIT} dice from the supply.")
+                      f"{player_name(p, capital=True)} must return exactly {sum(supply) - SUPPLY_LIMIT} dice from "
+                      "the supply.")
     return replace(state, supply=set_at(state.supply, p, sub(supply, cubes)), bag=add(state.bag, cubes),
                    tasks=state.tasks[1:])
 

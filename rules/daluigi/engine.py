@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..common import CHANCE
+from ..common import CHANCE, player_name
 from ..errors import InvalidInput
 from .actions import perform
 from .catalogue import CARDS_PER_PLAYER, COLOURS, CUBE_COUNTS, FIELDS, NO_CUBES, SLOTS, TILES, load_deck
@@ -79,7 +79,7 @@ def apply(state: State, move: Move) -> State:
 def sample_chance(state: State, rng: random.Random) -> Move:
     """Draw the chance event due now: a die from the bag (weighted by what it holds) or a card."""
     if state.to_move != CHANCE:
-        raise InvalidInput(f"no chance event is due: player {state.to_move} is to move")
+        raise InvalidInput(f"no chance event is due: {player_name(state.to_move)} is to move")
     if state.tasks[0][0] == "draw":
         pick = rng.randrange(sum(state.bag))
         for colour, n in zip(COLOURS, state.bag):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..common import CHANCE, require_dict, require_field
+from ..common import CHANCE, player_name, require_dict, require_field
 from ..errors import InvalidInput
 from .catalogue import COLOURS, FIELDS
 
@@ -53,8 +53,7 @@ class Move:
 
     def __str__(self) -> str:
         parts = [f"{k}={v}" for k, v in self.to_json().items() if k not in ("type", "player")]
-        who = "chance" if self.player == CHANCE else f"player {self.player}"
-        return f"{who}: {self.type} " + " ".join(parts)
+        return f"{player_name(self.player)}: {self.type} " + " ".join(parts)
 
 
 def _str_list(d: dict, key: str, what: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
@@ -77,7 +76,7 @@ def move_from_json(data) -> Move:
     what = f"{kind} move"
     player = require_field(d, "player", int, what)
     if kind in CHANCE_TYPES and player != CHANCE:
-        raise InvalidInput(f"a {kind} move is a chance event: its player must be {CHANCE}, got {player}")
+        raise InvalidInput(f"a {kind} move is a chance event: its 'player' must be {CHANCE}, got {player}")
     if kind not in CHANCE_TYPES and player < 0:
         raise InvalidInput(f"a {kind} move needs a player index 0 or more, got {player}")
     extra = sorted(set(d) - {"type", "player", *SCHEMA[kind]})

@@ -3,7 +3,7 @@ has, 1 point is deducted; for every flower bouquet, 1 point is added.'"""
 
 from __future__ import annotations
 
-from ..common import Score
+from ..common import Score, player_name
 from .rulebook import card_of
 from .state import State
 
@@ -31,7 +31,7 @@ def score(state: State) -> Score:
         dice = {p: dice_held(state, p) for p in tied}
         most = max(dice.values())
         winners = [p for p in tied if dice[p] == most]
-        names = ", ".join(f"player {p} ({dice[p]} dice)" for p in tied)
+        names = ", ".join(f"{player_name(p)} ({dice[p]} dice)" for p in tied)
         if len(winners) == 1:
             tiebreak = f"Tied on {best} points, broken by the most food dice in supply and on guests: {names}."
         else:

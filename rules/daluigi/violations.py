@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..common import Violation
+from ..common import Violation, player_name
 from .catalogue import COLOURS, CUBE_COUNTS, SEGMENTS, SLOTS, clocks_of, row_of, slot_of_wait
 from .observation import UNKNOWN, Observation
 from .reasons import REASONS
@@ -46,7 +46,7 @@ def wrong_dish(state: State) -> list[Violation]:
             for c, n in enumerate(unordered_of(card_of(state, g.card), g)):
                 if n > 0:
                     out.append(_v("daluigi.wrong_dish", p, (f"guest:{g.card}", f"cube:{COLOURS[c]}"), "wrong_dish",
-                                  f"Guest {g.card} of player {p} has a {COLOURS[c]} die it did not order."))
+                                  f"Guest {g.card} of {player_name(p)} has a {COLOURS[c]} die it did not order."))
     return out
 
 
@@ -54,7 +54,7 @@ def order_not_collected(state: State) -> list[Violation]:
     """'Once the player has placed all the desired food dice on a guest card, that order counts as
     fulfilled ... The card is then placed face down on the pile of fulfilled orders.'"""
     return [_v("daluigi.order_not_collected", p, (f"guest:{g.card}",), "order_not_collected",
-               f"Guest {g.card} of player {p} is fulfilled but still lies on the strip.")
+               f"Guest {g.card} of {player_name(p)} is fulfilled but still lies on the strip.")
             for p, strip in enumerate(state.strips) for g in strip
             if g is not None and missing_of(card_of(state, g.card), g) <= 0 and not wrong_dish_of(state, g)]
 
@@ -72,7 +72,7 @@ def must_serve(state: State, players=None) -> list[Violation]:
             return []
         players = range(state.players)
     return [_v("daluigi.must_serve", p, (f"player:{p}",), "must_serve",
-               f"Player {p} keeps a food die in the supply that an open order field wants.")
+               f"{player_name(p, capital=True)} keeps a food die in the supply that an open order field wants.")
             for p in players if can_place(state, p)]
 
 
@@ -110,7 +110,7 @@ def guest_moved_left(before: State, after: State) -> list[Violation]:
     """'Whenever "time passes," a guest is moved one or more time segments to the right.'"""
     old, new = _slots(before), _slots(after)
     return [_v("daluigi.guest_moved_left", p, (f"guest:{c}",), "guest_moved_left",
-               f"Guest {c} of player {p} moved left, from segment {s} to segment {new[c][1]}.")
+               f"Guest {c} of {player_name(p)} moved left, from segment {s} to segment {new[c][1]}.")
             for c, (p, s) in old.items() if c in new and new[c][0] == p and new[c][1] < s]
 
 
@@ -124,7 +124,7 @@ def field_not_free(before: State, after: State) -> list[Violation]:
         if order != kept:
             passed = [c for c, d in zip(kept, order) if c != d]
             out.append(_v("daluigi.field_not_free", p, tuple(f"guest:{c}" for c in passed), "field_not_free",
-                          f"Guests {', '.join(passed)} of player {p} passed each other: a guest moved onto "
+                          f"Guests {', '.join(passed)} of {player_name(p)} passed each other: a guest moved onto "
                           "or over a field that was not free."))
     return out
 
@@ -163,7 +163,8 @@ def unpaid(before: State, after: State) -> list[Violation]:
             paid += SLOTS - s
     if paid < clocks:
         return [_v("daluigi.unpaid", p, (f"field:{taken[0]}", f"clocks:{clocks}"), "unpaid",
-                   f"Player {p} took field {taken[0]} ({clocks} clocks) but pushed guests only {paid} field(s).")]
+                   f"{player_name(p, capital=True)} took field {taken[0]} ({clocks} clocks) but pushed guests only "
+                   f"{paid} field(s).")]
     return []
 
 

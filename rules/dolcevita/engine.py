@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from ..common import ANYONE, CHANCE
+from ..common import ANYONE, CHANCE, player_name
 from ..errors import IllegalMove, InvalidInput
 from .catalogue import COLUMNS, NUMBER_VALUES, SLOTS, card_sort_key, deck, number_label
 from .distribution import cancel_ties, column_sums, hand_out, must_trade_in, turn_over_bottom
@@ -156,14 +156,15 @@ def _place(state: State, move: Place) -> State:
     if state.phase != PLACE:
         raise _wrong_phase(state, move)
     if p >= state.players:
-        raise InvalidInput(f"place: player {p} does not exist in a {state.players}-player game")
+        raise InvalidInput(f"place: player index {p} does not exist in a {state.players}-player game "
+                           f"(indices 0..{state.players - 1})")
     piece = number_label(p, move.value)
     if p != state.to_move:
         raise IllegalMove("dolcevita.not_your_turn", p, (piece,),
-                          f"it is player {state.to_move}'s turn to place a number card, not player {p}'s")
+                          f"it is {player_name(state.to_move)}'s turn to place a number card, not {player_name(p)}'s")
     if move.value not in state.hands[p]:
         raise IllegalMove("dolcevita.not_in_hand", p, (piece,),
-                          f"player {p} does not hold the number card {move.value}")
+                          f"{player_name(p)} does not hold the number card {move.value}")
     if not column_is_open(state, move.column):
         raise IllegalMove("dolcevita.column_closed", p, (piece, f"column:{move.column}"),
                           f"column {move.column} has no cards left, so no number card may go under it")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ..common import Explanation, Verdict, Violation
+from ..common import Explanation, Verdict, Violation, player_name
 from ..errors import IllegalMove, InvalidInput
 from .catalogue import (COLUMNS, EMPTY, SLOTS, UNKNOWN, card_sort_key, deck_counter, number_label, parse_card,
                         parse_number)
@@ -198,11 +198,16 @@ def _diagnose(state: State, moves: tuple[Move, ...], seen: dict[str, list[Item]]
         player = gainers[0] if len(gainers) == 1 else None
         pieces = tuple(f"{d.where}:{d.seen or 'nothing'}" for d in luxury)
         what = "were not handed out as the rules say" if handing_out else "moved while no cards were handed out"
-        details = ", ".join(f"{d.where} shows {d.seen or 'nothing'} where {d.expected or 'nothing'} belongs"
+        details = ", ".join(f"{_where_named(d.where)} shows {d.seen or 'nothing'} where {d.expected or 'nothing'} belongs"
                             for d in luxury[:3])
         broken.append(Violation(code, player, pieces, f"luxury cards {what}: {details}", rule=RULES[code]))
         after = _adopt_luxury(after, seen)
     return broken, after
+
+
+def _where_named(where: str) -> str:
+    """A place in a sentence: ``player:P`` becomes ``player P+1``, other places keep their label."""
+    return player_name(int(where.split(":")[1])) if where.startswith("player:") else where
 
 
 def _adopt_luxury(state: State, seen: dict[str, list[Item]]) -> State:

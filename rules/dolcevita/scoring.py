@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..common import Score, Violation
+from ..common import Score, Violation, player_name, players_named
 from .catalogue import NUMBER_VALUES, deck_counter, number_label, parse_card
 from .options import TIE_GOODS, TIE_MONEY
 from .state import OVER, State
@@ -33,9 +33,10 @@ def richest(totals: tuple[int, ...], parts: dict[str, tuple[int, ...]], tiebreak
         part = "money" if tiebreak == TIE_MONEY else "goods"
         top = max(parts[part][p] for p in winners)
         broken = tuple(p for p in winners if parts[part][p] == top)
-        return broken, (f"players {winners} tie at {best}; the one(s) with the most {part} win "
-                        f"(option tiebreak = {tiebreak})")
-    return tuple(winners), f"players {winners} tie at {best} and share the win (option tiebreak = shared)"
+        return broken, (f"{players_named(winners, capital=True)} tie at {best}; the one(s) with the most {part} "
+                        f"win (option tiebreak = {tiebreak})")
+    return tuple(winners), (f"{players_named(winners, capital=True)} tie at {best} and share the win "
+                            "(option tiebreak = shared)")
 
 
 def score(state: State) -> Score:
@@ -57,7 +58,8 @@ def one_of_each(state: State) -> list[Violation]:
             if count > 1:
                 cards = tuple(c for c in held if parse_card(c)[0] == kind)
                 found.append(Violation("dolcevita.two_of_a_kind", player, cards,
-                                       f"player {player} holds {count} cards of {kind}; one may only own one of "
+                                       f"{player_name(player)} holds {count} cards of {kind}; one may only own one "
+                                       "of "
                                        f"each luxury good", rule="one_of_each"))
     return found
 
@@ -88,7 +90,8 @@ def all_number_cards(state: State) -> list[Violation]:
         if cards != list(NUMBER_VALUES):
             found.append(Violation("dolcevita.number_cards", player,
                                    tuple(number_label(player, v) for v in cards),
-                                   f"player {player}'s number cards are {cards}, not one each of {list(NUMBER_VALUES)}",
+                                   f"{player_name(player)}'s number cards are {cards}, not one each of "
+                                   f"{list(NUMBER_VALUES)}",
                                    rule="all_number_cards"))
     return found
 

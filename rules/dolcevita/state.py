@@ -185,7 +185,7 @@ class Deal:
     def __post_init__(self) -> None:
         parse_card(self.card)
         if self.player != CHANCE:
-            raise InvalidInput(f"a deal is a chance event (player {CHANCE}), got player {self.player!r}")
+            raise InvalidInput(f"a deal is a chance event: its 'player' must be {CHANCE}, got {self.player!r}")
 
     def to_json(self) -> dict:
         return {"type": "deal", "player": self.player, "card": self.card}
@@ -222,7 +222,7 @@ class Resolve:
         if not (_is_int(self.column) and 0 <= self.column < COLUMNS):
             raise InvalidInput(f"resolve: column must be an integer 0..{COLUMNS - 1}, got {self.column!r}")
         if self.player != ANYONE:
-            raise InvalidInput(f"resolve is done by the whole table (player {ANYONE}), got {self.player!r}")
+            raise InvalidInput(f"resolve is done by the whole table: its 'player' must be {ANYONE}, got {self.player!r}")
 
     def to_json(self) -> dict:
         return {"type": "resolve", "player": self.player, "column": self.column}
@@ -236,7 +236,7 @@ class Collect:
 
     def __post_init__(self) -> None:
         if self.player != ANYONE:
-            raise InvalidInput(f"collect is done by the whole table (player {ANYONE}), got {self.player!r}")
+            raise InvalidInput(f"collect is done by the whole table: its 'player' must be {ANYONE}, got {self.player!r}")
 
     def to_json(self) -> dict:
         return {"type": "collect", "player": self.player}

@@ -6,7 +6,7 @@ the first to put down all their cards calls "Ligretto stop".  See docs/rules.md.
 
 from __future__ import annotations
 
-from ..common import Violation
+from ..common import Violation, player_name
 from .board import PRESETS, Board, preset
 from .catalogue import card_name, joker_name
 from .engine import apply, is_over, legal_moves, new_game, place_anyway, sample_chance
@@ -28,7 +28,8 @@ def violations(state: State) -> list[Violation]:
         name = card_name(piece.id) if piece.kind == "card" else joker_name(piece.id)
         cells = [f"cell:{r},{c}" for r, c in (state.board.cell(i) for i in piece.cells)]
         for code in piece.faults:
-            out.append(Violation(code, piece.player, (name, *cells), f"Player {piece.player}: {REASONS[code]}"))
+            out.append(Violation(code, piece.player, (name, *cells),
+                                 f"{player_name(piece.player, capital=True)}: {REASONS[code]}"))
     return out
 
 

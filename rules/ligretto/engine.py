@@ -10,7 +10,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Iterator, Sequence
 
-from ..common import Violation
+from ..common import Violation, player_name
 from ..errors import IllegalMove, InvalidInput
 from .board import Board, preset
 from .catalogue import JOKERS_PER_PLAYER, TOKENS, card_colours, player_cards, player_jokers
@@ -312,13 +312,15 @@ def _to_player_board(state: State, move: ToPlayerBoard) -> State:
         raise _illegal("not_now", p, [], "Cards go on a player board only after a round has been scored.")
     entry = next((e for e in state.owes if e[0] == p), None)
     if entry is None:
-        raise _illegal("player_board", p, [], f"Player {p} does not put cards on their player board this round.")
+        raise _illegal("player_board", p, [],
+                       f"{player_name(p, capital=True)} does not put cards on their player board this round.")
     hand = state.hands[p]
     need = min(PLAYER_BOARD_CARDS, len(hand))
     if (len(set(move.cards)) != len(move.cards) or any(c not in hand for c in move.cards)
             or not (len(move.cards) == need or (not entry[1] and not move.cards))):
         raise _illegal("player_board", p, [f"card:{c}" for c in move.cards],
-                       f"Player {p} puts exactly {need} different cards from their hand on their player board"
+                       f"{player_name(p, capital=True)} puts exactly {need} different cards from their hand on their "
+                       "player board"
                        + ("" if entry[1] else " (or none)") + f", not {list(move.cards)}.")
     hands, boards = list(state.hands), list(state.player_boards)
     hands[p] = tuple(c for c in hand if c not in move.cards)

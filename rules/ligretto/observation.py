@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..common import require_dict, require_field
+from ..common import player_name, require_dict, require_field
 from ..errors import InvalidInput
 from .catalogue import COLOURS, card_colours
 from .geometry import class_key
@@ -182,12 +182,13 @@ def validate_for(state: State, obs: Observation) -> list[tuple[int, CellSeen]]:
     for item in obs.cells:
         i = state.board.index(item.cell, "observed cell")
         if item.owner is not None and not 0 <= item.owner < state.players:
-            raise InvalidInput(f"observed cell {list(item.cell)} names player {item.owner}, "
-                               f"but {state.players} play")
+            raise InvalidInput(f"observed cell {list(item.cell)} names player index {item.owner}, "
+                               f"but {state.players} play (indices 0..{state.players - 1})")
         out.append((i, item))
     for p in obs.players:
         if not 0 <= p.player < state.players:
-            raise InvalidInput(f"observation names player {p.player}, but {state.players} play")
+            raise InvalidInput(f"observation names player index {p.player}, "
+                               f"but {state.players} play (indices 0..{state.players - 1})")
     return out
 
 
@@ -205,9 +206,9 @@ def disagreements(state: State, items: list[tuple[int, CellSeen]], players: tupl
             yield f"token {list(item.cell)}", item.token_confidence
     for p in players:
         if p.hand is not None and p.hand != len(state.hands[p.player]):
-            yield f"player {p.player} hand", p.hand_confidence
+            yield f"{player_name(p.player)} hand", p.hand_confidence
         if p.board is not None and p.board != board_pairs(state, p.player):
-            yield f"player {p.player} board", p.board_confidence
+            yield f"{player_name(p.player)} board", p.board_confidence
 
 
 def cost(state: State, items, players) -> tuple[float, int]:

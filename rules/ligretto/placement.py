@@ -7,7 +7,7 @@ broken rule; ``apply`` raises the first, the referee records them all.
 
 from __future__ import annotations
 
-from ..common import Violation
+from ..common import Violation, player_name
 from ..errors import InvalidInput
 from .catalogue import CARDS_PER_PLAYER, TOKENS, card_colours, card_name, joker_name, joker_owner
 from .geometry import (bare_token_cells, class_key, farther, free_pairs, guarded_cells, hand_classes, pairs_at,
@@ -44,7 +44,8 @@ def rule_round_not_over(state: State, player: int, piece: str) -> Violation | No
     """"As soon as a player has put all of their cards on the board ... the round is over. The
     other players are no longer allowed to put down cards." """
     if state.phase != "play":
-        return _v("round_over", player, [piece], f"Player {player} put down {piece} after the round was over.",
+        return _v("round_over", player, [piece],
+                  f"{player_name(player, capital=True)} put down {piece} after the round was over.",
                   "rule_round_not_over")
     return None
 
@@ -54,7 +55,7 @@ def rule_on_the_board(state: State, player: int, piece: str, cells) -> Violation
     off = [c for c in cells if state.board.colours[c] is None]
     if off:
         return _v("off_board", player, [piece, *_where(state, off)],
-                  f"Player {player}'s {piece} lies off the board's spaces.", "rule_on_the_board")
+                  f"{player_name(player, capital=True)}'s {piece} lies off the board's spaces.", "rule_on_the_board")
     return None
 
 
@@ -66,7 +67,7 @@ def rule_covers_no_card(state: State, player: int, piece: str, cells) -> Violati
         under = sorted({state.pieces[state.cover[c]] for c in hidden}, key=lambda p: p.cells)
         names = [card_name(p.id) if p.kind == "card" else joker_name(p.id) for p in under]
         return _v("covers_card", player, [piece, *names, *_where(state, hidden)],
-                  f"Player {player}'s {piece} conceals {', '.join(names)} already on the board.",
+                  f"{player_name(player, capital=True)}'s {piece} conceals {', '.join(names)} already on the board.",
                   "rule_covers_no_card")
     return None
 
@@ -78,7 +79,8 @@ def rule_covers_no_token(state: State, player: int, piece: str, cells) -> Violat
     hit = [c for c in cells if c in bare]
     if hit:
         return _v("covers_token", player, [piece, *_where(state, hit)],
-                  f"Player {player}'s {piece} covers the space a Ligretto token stands on.", "rule_covers_no_token")
+                  f"{player_name(player, capital=True)}'s {piece} covers the space a Ligretto token stands on.",
+                  "rule_covers_no_token")
     return None
 
 
@@ -97,9 +99,11 @@ def rule_touches_token(state: State, player: int, piece: str, cells, token: int 
     which = "a Ligretto token" if token is None else f"Ligretto token {token}"
     if corner:
         return _v("corner_only", player, [piece, *_where(state, cells)],
-                  f"Player {player}'s {piece} touches {which} only at a corner.", "rule_touches_token")
+                  f"{player_name(player, capital=True)}'s {piece} touches {which} only at a corner.",
+                  "rule_touches_token")
     return _v("touches_no_token", player, [piece, *_where(state, cells)],
-              f"Player {player}'s {piece} does not touch the space of {which} along an edge.", "rule_touches_token")
+              f"{player_name(player, capital=True)}'s {piece} does not touch the space of {which} along an edge.",
+              "rule_touches_token")
 
 
 def rule_joker_owner_only(state: State, player: int, piece: str, cells, token: int | None) -> Violation | None:
@@ -107,7 +111,8 @@ def rule_joker_owner_only(state: State, player: int, piece: str, cells, token: i
     locked_by = [p for t, p in state.locks if t == token and p != player]
     if locked_by or any(c in guarded_cells(state, player) for c in cells):
         return _v("joker_other_player", player, [piece, *_where(state, cells)],
-                  f"Player {player} put {piece} next to another player's joker.", "rule_joker_owner_only")
+                  f"{player_name(player, capital=True)} put {piece} next to another player's joker.",
+                  "rule_joker_owner_only")
     return None
 
 
@@ -117,7 +122,8 @@ def rule_joker_followed_at_once(state: State, player: int, piece: str, token: in
     for t, p in state.locks:
         if p == player and (t != token or relocate):
             return _v("joker_not_followed", player, [piece, f"token:{t}", *_where(state, cells)],
-                      f"Player {player} played {piece} elsewhere instead of next to their joker at token {t}.",
+                      f"{player_name(player, capital=True)} played {piece} elsewhere instead of next to their joker "
+                      f"at token {t}.",
                       "rule_joker_followed_at_once")
     return None
 
@@ -130,7 +136,8 @@ def rule_own_card(state: State, move: Place) -> Violation | None:
     if not 0 <= move.card < state.players * CARDS_PER_PLAYER or move.card not in state.hands[move.player]:
         name = card_name(move.card) if 0 <= move.card < state.players * CARDS_PER_PLAYER else f"card:{move.card}"
         return _v("not_in_hand", move.player, [name],
-                  f"Player {move.player} does not hold {name} (another player's, on the board or on a player board).",
+                  f"{player_name(move.player, capital=True)} does not hold {name} (another player's, on the board or "
+                  "on a player board).",
                   "rule_own_card")
     return None
 
@@ -149,9 +156,11 @@ def rule_colours_match(state: State, move: Place, cells) -> Violation | None:
         if state.opts["wrong_way_round"] == "allowed":
             return None
         return _v("wrong_way_round", move.player, [name, *_where(state, cells)],
-                  f"Player {move.player}'s {name} lies the wrong way round on {spaces} spaces.", "rule_colours_match")
+                  f"{player_name(move.player, capital=True)}'s {name} lies the wrong way round on {spaces} spaces.",
+                  "rule_colours_match")
     return _v("colours_mismatch", move.player, [name, *_where(state, cells)],
-              f"Player {move.player}'s {name} does not match the {spaces} spaces under it.", "rule_colours_match")
+              f"{player_name(move.player, capital=True)}'s {name} does not match the {spaces} spaces under it.",
+              "rule_colours_match")
 
 
 def rule_token_to_farther(state: State, move: Place, cells, token: int) -> Violation | None:
@@ -169,7 +178,8 @@ def rule_relocation_owed(state: State, move: Place) -> Violation | None:
     free space ... and immediately puts the blocked Ligretto token on one of the two new spaces." """
     if (move.player, move.token) not in state.relocations:
         return _v("not_blocked", move.player, [card_name(move.card), f"token:{move.token}"],
-                  f"Player {move.player} moved Ligretto token {move.token} to a free place, but it is not a "
+                  f"{player_name(move.player, capital=True)} moved Ligretto token {move.token} to a free place, but "
+                  "it is not a "
                   "blocked token of theirs.", "rule_relocation_owed")
     return None
 
@@ -184,7 +194,8 @@ def rule_relocation_first(state: State, move: Place) -> Violation | None:
     if can_relocate(state, move.player):
         tokens = [t for p, t in state.relocations if p == move.player]
         return _v("relocation_skipped", move.player, [card_name(move.card), *(f"token:{t}" for t in tokens)],
-                  f"Player {move.player} must first use a card to move blocked Ligretto token {tokens[0]}.",
+                  f"{player_name(move.player, capital=True)} must first use a card to move blocked Ligretto token "
+                  f"{tokens[0]}.",
                   "rule_relocation_first")
     return None
 
@@ -238,7 +249,7 @@ def rule_own_joker(state: State, move: PlaceJoker) -> Violation | None:
     """"Every player receives ... 2 joker tiles that also have matching borders." """
     if move.joker not in state.jokers[move.player]:
         return _v("not_in_hand", move.player, [f"joker:{move.joker}"],
-                  f"Player {move.player} has no unused joker {move.joker}.", "rule_own_joker")
+                  f"{player_name(move.player, capital=True)} has no unused joker {move.joker}.", "rule_own_joker")
     return None
 
 
@@ -247,7 +258,8 @@ def rule_joker_space(state: State, move: PlaceJoker, token: int) -> Violation | 
     token" (option ``joker_from_start=False``: three, so not next to a token on a bare space)."""
     if not state.opts["joker_from_start"] and state.cover[state.tokens[token]] == FREE:
         return _v("joker_space", move.player, [joker_name(move.joker), f"token:{token}"],
-                  f"Player {move.player} played a joker next to token {token}, which stands on a bare space.",
+                  f"{player_name(move.player, capital=True)} played a joker next to token {token}, which stands on a "
+                  "bare space.",
                   "rule_joker_space")
     return None
 
@@ -257,7 +269,8 @@ def rule_joker_can_follow(state: State, move: PlaceJoker, cell: int) -> Violatio
     joker": its owner must hold a card that fits next to it."""
     if not can_follow(state, move.player, cell, frozenset({cell}), len(state.jokers[move.player]) - 1):
         return _v("joker_not_followed", move.player, [joker_name(move.joker), *_where(state, [cell])],
-                  f"Player {move.player} holds no card that fits next to their joker.", "rule_joker_can_follow")
+                  f"{player_name(move.player, capital=True)} holds no card that fits next to their joker.",
+                  "rule_joker_can_follow")
     return None
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..common import Explanation, Verdict, Violation
+from ..common import Explanation, Verdict, Violation, player_name, players_named
 from ..errors import IllegalMove
 from .catalogue import TOKENS, card_colours, card_name
 from .engine import _board_choices, apply, place_anyway
@@ -247,9 +247,9 @@ def _contested(state: State, found: _Found) -> _Found:
                 late.append(Violation(CONTESTED, move.player, (card_name(move.card) if isinstance(move, Place)
                                                                 else f"joker:{move.joker}",
                                                                 f"first:{card_name(first.id)}"),
-                                      f"Players {first.player} and {move.player} played on the same space at once: "
-                                      f"player {first.player}'s card was first and stays; player {move.player} "
-                                      "takes theirs back.", "rule_first_card_stays"))
+                                      f"{players_named([first.player, move.player], capital=True)} played on the "
+                                      f"same space at once: {player_name(first.player)}'s card was first and stays; "
+                                      f"{player_name(move.player)} takes theirs back.", "rule_first_card_stays"))
                 continue
             node, faults = nxt, faults
             viols += faults

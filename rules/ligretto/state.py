@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..common import ANYONE, require_dict, require_field
+from ..common import ANYONE, player_name, require_dict, require_field
 from ..errors import InvalidInput
 from .board import Board
 from .catalogue import (CARDS_PER_PLAYER, JOKERS_PER_PLAYER, TOKENS, card_colours, card_owner,
@@ -203,8 +203,8 @@ def covers_of(board: Board, pieces: tuple[Piece, ...]) -> tuple[int, ...]:
 def check_conservation(state: State) -> None:
     """Every card is in exactly one place (hand, board, player board) and belongs there."""
     seen: dict[int, str] = {}
-    places = [(f"hand of player {p}", h) for p, h in enumerate(state.hands)]
-    places += [(f"player board of player {p}", h) for p, h in enumerate(state.player_boards)]
+    places = [(f"hand of {player_name(p)}", h) for p, h in enumerate(state.hands)]
+    places += [(f"player board of {player_name(p)}", h) for p, h in enumerate(state.player_boards)]
     places.append(("board", tuple(x.id for x in state.pieces if x.kind == "card")))
     for where, cards in places:
         for c in cards:
@@ -216,7 +216,7 @@ def check_conservation(state: State) -> None:
     for p in range(state.players):
         for c in state.hands[p] + state.player_boards[p]:
             if card_owner(c) != p:
-                raise InvalidInput(f"card id {c} belongs to player {card_owner(c)}, not player {p}")
+                raise InvalidInput(f"card id {c} belongs to {player_name(card_owner(c))}, not {player_name(p)}")
     if len(seen) != state.players * CARDS_PER_PLAYER:
         raise InvalidInput(f"state holds {len(seen)} cards, expected {state.players * CARDS_PER_PLAYER}")
     used = [x.id for x in state.pieces if x.kind == "joker"]

@@ -28,12 +28,13 @@ SnapshotMaker = Callable[[Sequence[Violation]], "bytes | None"]
 
 
 def player_name(players: Sequence[PlayerInfo], index: int | None) -> str:
-    """How to name player ``index`` in a summary: their name, else "player N"."""
+    """How to name player ``index`` in a summary: their name, else "player N" counted from 1
+    (index 0 is "player 1"), as every sentence of the rules engines counts them."""
     if index is None or index == CHANCE:
         return "the table"
     if 0 <= index < len(players):
         return players[index].name
-    return f"player {index}"
+    return f"player {index + 1}"
 
 
 def describe_move(move: dict) -> str:
@@ -67,8 +68,9 @@ def rounds_done(state_json: dict) -> int | None:
     return None
 
 
-def milestones(rules: ModuleType, before: Any, after: Any) -> list[EventDraft]:
-    """The round end and game end that going from ``before`` to ``after`` brings, if any."""
+def milestones(rules: ModuleType, before: Any, after: Any, players: Sequence[PlayerInfo] = ()) -> list[EventDraft]:
+    """The round end and game end that going from ``before`` to ``after`` brings, if any
+    (winners named by ``players``' names, else "player N" counted from 1)."""
     out: list[EventDraft] = []
     after_json = after.to_json()
     done_before, done_after = rounds_done(before.to_json()), rounds_done(after_json)
@@ -78,7 +80,7 @@ def milestones(rules: ModuleType, before: Any, after: Any) -> list[EventDraft]:
         out.append(EventDraft("round_end", f"Round {done_after} is over: scores {score['totals']}",
                               data={"round": done_after, "score": score}))
     if over:
-        winners = ", ".join(f"player {w}" for w in score["winners"])
+        winners = ", ".join(player_name(players, w) for w in score["winners"])
         out.append(EventDraft("game_end", f"The game is over: scores {score['totals']}, won by {winners}",
                               data={"score": score}))
     return out
@@ -207,7 +209,7 @@ def reading_events(rules: ModuleType, before: Any, verdict: Verdict, players: Se
                            data={"violations": [v.to_json() for v in verdict.violations], "moves": moves,
                                  "score": score, "note": verdict.note},
                            state=state, snapshot=snapshot(verdict.violations))
-    return [draft, *milestones(rules, before, verdict.state)]
+    return [draft, *milestones(rules, before, verdict.state, players)]
 
 
 def correction_events(rules: ModuleType, before: Any, after: Any, how: str, players: Sequence[PlayerInfo],
@@ -226,4 +228,4 @@ def correction_events(rules: ModuleType, before: Any, after: Any, how: str, play
     if verdict is not None and verdict.violations:
         summary += f"; flag: {verdict.violations[0].sentence}"
     draft = EventDraft("state_corrected", summary, player=by, data=data, state=after.to_json(), snapshot=shot)
-    return [draft, *milestones(rules, before, after)]
+    return [draft, *milestones(rules, before, after, players)]

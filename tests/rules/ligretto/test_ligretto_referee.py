@@ -104,7 +104,9 @@ def test_contested_space_first_card_stays():
     shown, _ = L.place_anyway(mid, late)
     verdict = L.referee(state, L.observe(shown))
     assert [v.code for v in verdict.violations] == ["ligretto.contested"]
-    assert verdict.violations[0].player == 1
+    assert verdict.violations[0].player == 1                        # the JSON index stays 0-based
+    assert verdict.violations[0].sentence == ("Players 1 and 2 played on the same space at once: player 1's "
+                                              "card was first and stays; player 2 takes theirs back.")
     assert verdict.state.pieces == mid.pieces                       # the late card went back
     assert not any(p.faults for p in verdict.state.pieces)
 
