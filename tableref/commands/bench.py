@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -26,14 +27,20 @@ from ..bench import format_table, machine
               help="Dataset renders per game for the ground-truth checks of --render (0: skip them).")
 @click.option("--render-seconds", type=click.FloatRange(min=0.5), default=10.0, show_default=True,
               help="Seconds of demo rendering per game for --render.")
+@click.option("--dice", "do_dice", is_flag=True,
+              help="Dice detector recall, precision, exact counts and time on labelled real photos (--data).")
+@click.option("--data", "dice_data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Labelled dice photo folder for --dice [default: shared/data/real/dice-photos beside the checkout].")
 @click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Games per game for --rules.")
 @click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
 def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_game: str, scenes: int,
-            do_render: bool, renders: int, render_seconds: float, games: int, seed: int, as_json: bool) -> None:
-    """Measure speed and accuracy. With no area flag, every area is measured."""
-    everything = not (do_rules or do_live or do_recognition or do_render)
+            do_render: bool, renders: int, render_seconds: float, do_dice: bool, dice_data: Path | None,
+            games: int, seed: int, as_json: bool) -> None:
+    """Measure speed and accuracy. With no area flag, every area is measured (--dice only
+    where its photos are found)."""
+    everything = not (do_rules or do_live or do_recognition or do_render or do_dice)
     figures = []
     if do_rules or everything:
         from ..bench import rules as rules_bench
@@ -54,6 +61,12 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
         from ..bench import render as render_bench
         figures += render_bench.run(render_seconds, renders, seed,
                                     progress=lambda line: click.echo(f"  {line}", err=True))
+    if do_dice or everything:
+        from ..bench import dice as dice_bench
+        if do_dice or dice_data is not None or dice_bench.DEFAULT_DATA.is_dir():
+            figures += dice_bench.run(dice_data or dice_bench.DEFAULT_DATA)
+        else:
+            click.echo(f"  dice: skipped, no photos at {dice_bench.DEFAULT_DATA} (give --dice --data DIR)", err=True)
     if as_json:
         click.echo(json.dumps({"machine": machine(), "figures": [f.to_json() for f in figures]}, indent=2))
     else:

@@ -11,6 +11,11 @@ from .. import models
 
 #: Shipped models live in the ``tableref.models`` package folder.
 DEFAULT_OUT = Path(models.__file__).resolve().parent
+#: Models trained on labelled real photos (--data) rather than by a recipe.
+PHOTO_MODELS = {"dice-detector": "dice boxes in ordinary photos (trained on the tune half of --data)",
+                "dice-verifier": "die-or-not check of dice-detector's proposals (run after dice-detector)"}
+#: Where the labelled dice photos lie in a checkout with shared/ beside it.
+DEFAULT_DICE_DATA = DEFAULT_OUT.parent.parent / "shared" / "data" / "real" / "dice-photos"
 
 
 @click.command("train")
@@ -20,9 +25,11 @@ DEFAULT_OUT = Path(models.__file__).resolve().parent
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="Override the recipe's epochs.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None, help="Stop after this many steps.")
 @click.option("--samples", type=click.IntRange(min=8), default=None, help="Override the recipe's pool size.")
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=f"Labelled photo folder for dice-detector and dice-verifier [default: {DEFAULT_DICE_DATA}].")
 @click.option("--list", "list_only", is_flag=True, help="List the recipes and exit.")
 def command(name: str | None, out: Path | None, epochs: int | None, max_steps: int | None,
-            samples: int | None, list_only: bool) -> None:
+            samples: int | None, data: Path | None, list_only: bool) -> None:
     """Train a classifier by recipe name, export it to ONNX, check it, and write its card.
 
     Needs the optional train extra (PyTorch): pip install 'tableref[train]'.
@@ -32,9 +39,19 @@ def command(name: str | None, out: Path | None, epochs: int | None, max_steps: i
     if list_only:
         for recipe in recipes().values():
             click.echo(f"{recipe.name}\t{recipe.description}")
+        for photo_model, description in PHOTO_MODELS.items():
+            click.echo(f"{photo_model}\t{description}")
         return
     if not name:
         raise click.UsageError("give --model NAME (or --list to see the recipes)")
+    if name in PHOTO_MODELS:
+        from ..models.training import dice, dice_verifier
+        run, length = ((dice.train_from_cli, max_steps) if name == "dice-detector"
+                       else (dice_verifier.verifier_from_cli, epochs))
+        for line in run(data or DEFAULT_DICE_DATA, out if out is not None else DEFAULT_OUT, length,
+                        data is not None, progress=lambda text: click.echo(f"  {text}", err=True)):
+            click.echo(line)
+        return
     recipe = get_recipe(name)
     from ..models.training import require_torch
     require_torch()
