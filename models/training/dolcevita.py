@@ -50,7 +50,7 @@ SPOTS_PER_RENDER = 110
 FIRM_SHARE_HIGH, FIRM_SHARE_LOW = 0.65, 0.35
 #: Cached context around each spot: the spot plus this margin, at this size (h, w) px.
 CONTEXT_MARGIN, CONTEXT_SIZE = 0.5, (64, 64)
-CACHE_VERSION = "v1"
+CACHE_VERSION = "v2"
 #: Render workers (the machine has 2 cores).
 WORKERS = 2
 
@@ -218,9 +218,10 @@ RECIPE = register(Recipe(
                  f"{TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set"),
     augmentation=Augmentation(temperature=0.3, brightness=0.25, blur_sigma=1.0, noise_std=6.0,
                               rotation_deg=3.0, shift=0.08, scale=0.08),
-    settings={"epochs": 6, "batch_size": 128, "learning_rate": 3e-3},
+    settings={"epochs": 14, "batch_size": 128, "learning_rate": 3e-3},
     train_seed=TRAIN_SEED,
     val_seed=VAL_SEED,
     widths=(24, 48, 96, 128),
+    pool_grid=2,
     split=split,
 ))

@@ -1,4 +1,4 @@
-"""The small CNN: a few conv-bn-relu blocks, global average pooling, one linear layer."""
+"""The small CNN: a few conv-bn-relu blocks, average pooling to a small grid, one linear layer."""
 
 from __future__ import annotations
 
@@ -30,20 +30,25 @@ def _block(c_in: int, c_out: int) -> nn.Sequential:
 
 
 class SmallNet(nn.Module):
-    """Input (N, C, h, w) float32 -> logits (N, classes). Works for any h, w >= 2**len(widths)."""
+    """Input (N, C, h, w) float32 -> logits (N, classes). Works for any h, w >= 2**len(widths).
 
-    def __init__(self, channels: int, classes: int, widths: Sequence[int] = DEFAULT_WIDTHS):
+    ``pool_grid`` is the side of the grid the last block's map is averaged to: 1 is global
+    pooling (where a feature lies is lost); 2 keeps the crop's quarters apart, so a digit in
+    the middle of the crop and one of a neighbouring card at its edge are told apart.
+    """
+
+    def __init__(self, channels: int, classes: int, widths: Sequence[int] = DEFAULT_WIDTHS, pool_grid: int = 1):
         super().__init__()
-        if classes < 2 or channels < 1 or not widths:
-            raise TrainingError(f"a classifier needs >= 1 channel, >= 2 classes and >= 1 block, "
-                                f"got {channels}, {classes}, {list(widths)}")
+        if classes < 2 or channels < 1 or not widths or pool_grid < 1:
+            raise TrainingError(f"a classifier needs >= 1 channel, >= 2 classes, >= 1 block and a pool grid >= 1, "
+                                f"got {channels}, {classes}, {list(widths)}, {pool_grid}")
         blocks, c = [], channels
         for width in widths:
             blocks.append(_block(c, width))
             c = width
         self.features = nn.Sequential(*blocks)
-        self.pool = nn.AdaptiveAvgPool2d(1)
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(DROPOUT), nn.Linear(c, classes))
+        self.pool = nn.AdaptiveAvgPool2d(pool_grid)
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(DROPOUT), nn.Linear(c * pool_grid * pool_grid, classes))
         n = parameter_count(self)
         if n > MAX_PARAMETERS:
             raise TrainingError(f"the network has {n} parameters, more than the {MAX_PARAMETERS} allowed; "

@@ -24,7 +24,8 @@ from .dataset import Sample
 log = logging.getLogger(__name__)
 
 #: Modules whose import registers recipes (each calls :func:`register`).
-RECIPE_MODULES = ("tableref.models.training.smoke", "tableref.models.training.dolcevita")
+RECIPE_MODULES = ("tableref.models.training.smoke", "tableref.models.training.dolcevita",
+                  "tableref.models.training.ligretto", "tableref.models.training.daluigi")
 
 #: Builds the sample pool: ``build(seed, count)`` -> at least ``count`` samples.
 Builder = Callable[[int, int], Sequence[Sample]]
@@ -59,6 +60,9 @@ class Recipe:
         Seeds of the pool (and training), and of the split.
     widths : tuple of int
         Channels of the network's blocks.
+    pool_grid : int
+        Side of the grid the last block's map is averaged to before the classifier layer
+        (1: global pooling; 2 or more keeps where on the crop a feature lies).
     split : callable, optional
         Splits the pool into (train, validation) itself (e.g. by render seed ranges);
         None: a stratified random split with ``val_seed`` and ``val_fraction``.
@@ -77,6 +81,7 @@ class Recipe:
     train_seed: int = 1
     val_seed: int = 2
     widths: tuple[int, ...] = (16, 32, 64, 128)
+    pool_grid: int = 1
     split: Callable[[Sequence[Sample]], tuple[list[Sample], list[Sample]]] | None = None
 
 
@@ -157,7 +162,7 @@ def run_recipe(recipe: Recipe, out_dir: str | Path, command: str, *, epochs: int
     if not val_set:
         raise TrainingError(f"recipe {recipe.name!r} left no validation samples; build more samples")
     prep = recipe.preprocessing
-    model = SmallNet(prep.channels, len(recipe.labels), recipe.widths)
+    model = SmallNet(prep.channels, len(recipe.labels), recipe.widths, recipe.pool_grid)
     steps = train(model, train_set, recipe.labels, prep, settings, recipe.augmentation, rng, progress)
 
     val_inputs = make_inputs(val_set, prep)

@@ -47,8 +47,10 @@ class Recogniser(Protocol):
 
 RecogniserFactory = Callable[[], Recogniser]
 
-#: Recognisers shipped with tableref, by game: "module:factory" (filled in as they are written).
-BUILTIN: dict[str, str] = {}
+#: Recognisers shipped with tableref, by game: "module:factory".
+BUILTIN: dict[str, str] = {
+    "dolcevita": "tableref.vision.recognise.dolcevita_live:live_recogniser",
+}
 
 _registry: dict[str, RecogniserFactory] = {}
 _lock = threading.Lock()

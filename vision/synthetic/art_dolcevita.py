@@ -36,8 +36,24 @@ def _back(w: float, h: float, ppm: float, colour) -> np.ndarray:
     return img
 
 
+#: The corner index of luxury and money cards: a box (mm, from the card's bottom-left) holding
+#: the value's big digit. It lies in the strip a shingled column card shows (its bottom
+#: 30 mm) and in the strip a fanned card in front of a player shows (its left 23-30 mm), so
+#: every card names its value where the camera can read it, as a playing card's index does.
+INDEX_BOX_MM = (2.0, 26.0, 21.0, 2.0)  # x0, height above the bottom edge, x1, margin below
+INDEX_DIGIT_MM = 17.0
+
+
+def _index(p: Painter, digit: str, colour, w: float, h: float) -> None:
+    """The big corner index at the bottom left, and a small copy of it at the top left."""
+    x0, above, x1, below = INDEX_BOX_MM
+    p.rect(x0, h - above, x1, h - below, colour, 2.0)
+    p.text(digit, (x0 + x1) / 2, h - (above + below) / 2, INDEX_DIGIT_MM, WHITE, 0.2)
+
+
 def luxury_card(params: dict, ppm: float) -> np.ndarray:
-    """A luxury card: coloured band with the value, the good's symbol, big hundred-thousands digit."""
+    """A luxury card: coloured band with the value, the good's symbol, and the corner index
+    (the hundred-thousands digit, big, on the good's colour) with a small symbol beside it."""
     w, h = LUXURY_MM
     if params["back"]:
         return _back(w, h, ppm, _BACK)
@@ -48,15 +64,15 @@ def luxury_card(params: dict, ppm: float) -> np.ndarray:
     p.rect(0, 0, w, 13, colour, CARD_RADIUS_MM)
     p.rect(0, 8, w, 13, colour)
     p.text(_money_text(params["value"]), w / 2, 6.5, 4.2, WHITE)
-    draw_symbol(p, params["good"], w / 2, 33, 27, colour, PAPER)
-    p.circle(w / 2, h - 11, 8, colour)
-    p.text(str(params["value"] // 100_000), w / 2, h - 11, 9, WHITE)
+    draw_symbol(p, params["good"], w / 2, 28, 20, colour, PAPER)
+    _index(p, str(params["value"] // 100_000), colour, w, h)
+    draw_symbol(p, params["good"], 32.5, h - 14, 15, colour, PAPER)
     p.frame(0.6, 0.6, w - 0.6, h - 0.6, GREY, 0.5, CARD_RADIUS_MM)
     return img
 
 
 def money_card(params: dict, ppm: float) -> np.ndarray:
-    """A money card: green wash, stacked coins, the value and its big digit."""
+    """A money card: green wash, a coin, the value, and the corner index on money green."""
     w, h = LUXURY_MM
     if params["back"]:
         return _back(w, h, ppm, _BACK)
@@ -65,15 +81,31 @@ def money_card(params: dict, ppm: float) -> np.ndarray:
     p.rect(0, 0, w, h, shade(MONEY, 1.9), CARD_RADIUS_MM)
     p.rect(3, 3, w - 3, h - 3, shade(MONEY, 1.6), 2)
     p.text(_money_text(params["value"]), w / 2, 8, 4.2, shade(MONEY, 0.5))
-    draw_symbol(p, "coin", w / 2, 32, 26, (40, 170, 214))
-    p.rect(w / 2 - 9, h - 19, w / 2 + 9, h - 3, MONEY, 2)
-    p.text(str(params["value"] // 100_000), w / 2, h - 11, 9, WHITE)
+    draw_symbol(p, "coin", w / 2, 28, 20, (40, 170, 214))
+    _index(p, str(params["value"] // 100_000), MONEY, w, h)
+    draw_symbol(p, "coin", 32.5, h - 14, 15, (40, 170, 214))
     p.frame(0.6, 0.6, w - 0.6, h - 0.6, GREY, 0.5, CARD_RADIUS_MM)
     return img
 
 
+#: Number cards shingle under a column showing only their top 13-24 mm: the value is
+#: printed big in both top corners (white, or dark on a light player colour) within the top 18 mm.
+NUMBER_INDEX_MM = 15.0
+NUMBER_INDEX_Y_MM = 10.0
+
+
+#: A player colour at least this bright (0-255 luma) gets dark corner digits, not white ones.
+LIGHT_COLOUR = 150.0
+
+
+def _luminance(bgr) -> float:
+    b, g, r = bgr
+    return 0.114 * b + 0.587 * g + 0.299 * r
+
+
 def number_card(params: dict, ppm: float) -> np.ndarray:
-    """A number card: the player's colour full bleed, a white panel with the big digit, pips."""
+    """A number card: the player's colour full bleed, the value big in both top corners,
+    a white panel with the big digit, pips."""
     w, h = NUMBER_MM
     colour = PLAYER[params["colour"]]
     if params["back"]:
@@ -82,12 +114,13 @@ def number_card(params: dict, ppm: float) -> np.ndarray:
     p = Painter(img, ppm)
     value = params["value"]
     p.rect(0, 0, w, h, colour, CARD_RADIUS_MM)
-    p.rect(6, 6, w - 6, 54, WHITE, 4)
-    p.text(str(value), w / 2, 30, 30, colour, 0.18)
-    box = (10.0, 59.0, w - 10.0, h - 5.0)
+    ink = WHITE if _luminance(colour) < LIGHT_COLOUR else shade(colour, 0.3)
+    for cx in (12.0, w - 12.0):
+        p.text(str(value), cx, NUMBER_INDEX_Y_MM, NUMBER_INDEX_MM, ink, 0.22)
+    p.rect(6, 21, w - 6, 59, WHITE, 4)
+    p.text(str(value), w / 2, 40, 25, colour, 0.18)
+    box = (10.0, 62.0, w - 10.0, h - 4.0)
     bw, bh = box[2] - box[0], box[3] - box[1]
     for fx, fy in _PIPS[value]:
-        p.circle(box[0] + fx * bw, box[1] + fy * bh, 3.0, WHITE)
-    for cx, cy in ((3.2, 3.6), (w - 3.2, 3.6)):
-        p.text(str(value), cx, cy, 3.0, WHITE)
+        p.circle(box[0] + fx * bw, box[1] + fy * bh, 2.6, WHITE)
     return img

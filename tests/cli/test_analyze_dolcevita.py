@@ -1,0 +1,49 @@
+"""``tableref analyze IMAGE --game dolcevita`` on a render and on photographs of something else."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import pytest
+
+from tableref.vision.synthetic.dataset import sample
+
+#: A fresh test render (never used in training).
+SEED = 3_200_000
+
+
+@pytest.fixture(scope="module")
+def render_path(tmp_path_factory):
+    s = sample("dolcevita", SEED)
+    path = tmp_path_factory.mktemp("analyze") / "table.jpg"
+    cv2.imwrite(str(path), s.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path, s.scene.state
+
+
+def test_a_render_is_read_and_drawn(run_cli, render_path, tmp_path):
+    path, state = render_path
+    out = tmp_path / "drawn.png"
+    result = run_cli("analyze", str(path), "--game", "dolcevita", "--annotate", str(out))
+    assert result.code == 0, result
+    data = json.loads(result.out)
+    assert data["players"] == state.players
+    slots = {item["where"]: item["label"] for item in data["items"] if ":slot:" in item["where"]}
+    right = sum(slots.get(f"column:{c}:slot:{s}") == label
+                for c, column in enumerate(state.columns) for s, label in enumerate(column))
+    assert right >= 0.9 * sum(len(column) for column in state.columns)
+    drawn = cv2.imread(str(out))
+    assert drawn is not None and drawn.shape == cv2.imread(str(path)).shape
+
+
+def test_a_real_photograph_of_something_else_is_refused(run_cli, shared_data):
+    result = run_cli("analyze", str(shared_data / "chessboard-9x6" / "left01.jpg"), "--game", "dolcevita")
+    assert result.code == 2 and result.err.startswith("error: ") and "no table found" in result.err
+
+
+def test_another_game_on_the_table_is_not_read_as_dolce_vita(run_cli, tmp_path):
+    s = sample("ligretto", SEED)
+    path = tmp_path / "ligretto.jpg"
+    cv2.imwrite(str(path), s.image)
+    result = run_cli("analyze", str(path), "--game", "dolcevita")
+    assert result.code == 2 and result.err.startswith("error: ") and "Dolce Vita" in result.err, result
