@@ -25,7 +25,7 @@ from .gamelog import GameLog, GameRecord, PlayerInfo
 from .input import InputError
 from .live.calibration_status import calibration_status
 from .live.hub import Hub, Picture
-from .live.judge import correction_events, milestones, reading_events
+from .live.judge import correction_events, milestones, reading_events, repeats_open_flag
 from .live.loop import FrameLoop, StreamSettings, encode_jpeg
 from .live.recognition import Recogniser, recogniser_for, recognisable_games
 from .live.sources import SourceChoice, allowed_source
@@ -204,7 +204,7 @@ class Session:
             drafts = reading_events(current.rules, current.state, verdict, current.record.players,
                                     lambda flags: self._snapshot(frame.image, observation, flags),
                                     observation=observation.to_json(), previous=current.seen)
-            self._commit(drafts)
+            self._commit([d for d in drafts if not repeats_open_flag(d, current.flags)])
             current.seen = observation.to_json()  # only once recorded: a failed commit reads the scene again
         self._publish_view()
 

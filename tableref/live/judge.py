@@ -165,6 +165,23 @@ def _unmoved_events(rules: ModuleType, before: Any, verdict: Verdict, observatio
                        snapshot=snapshot(()))]
 
 
+def _flag_key(violations: Sequence[dict]) -> tuple:
+    return tuple(sorted((str(v.get("code")), tuple(sorted(map(str, v.get("pieces", ()))))) for v in violations))
+
+
+def repeats_open_flag(draft: EventDraft, open_flags: Sequence[Any]) -> bool:
+    """Whether ``draft`` is a flag for the very rules and pieces an open flag already names.
+
+    A misreading the state cannot take in (or an illegal change nobody has decided on yet) is
+    seen again at every later reading of the table; the players are told once, and the open
+    flag stays until they accept or undo it.
+    """
+    if draft.kind != "illegal_flagged" or not draft.data:
+        return False
+    key = _flag_key(draft.data.get("violations", ()))
+    return any(_flag_key(e.data.get("violations", ())) == key for e in open_flags if e.kind == "illegal_flagged")
+
+
 def reading_events(rules: ModuleType, before: Any, verdict: Verdict, players: Sequence[PlayerInfo],
                    snapshot: SnapshotMaker, *, observation: dict | None = None,
                    previous: dict | None = None) -> list[EventDraft]:

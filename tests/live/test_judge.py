@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tableref.events import Event, EventDraft
 from tableref.gamelog import PlayerInfo
-from tableref.live.judge import describe_move, milestones, observation_changes, reading_events, rounds_done
+from tableref.live.judge import (describe_move, milestones, observation_changes, reading_events, repeats_open_flag,
+                                 rounds_done)
 from tableref.rules.dolcevita.catalogue import number_label
 from tableref.rules import game
 from tableref.rules.playout import random_playout
@@ -126,3 +128,23 @@ def test_the_table_put_back_is_a_state_corrected_by_a_player():
     assert drafts[0].data["how"] == "table" and drafts[0].player is None and drafts[0].state is None
     assert drafts[0].data["changes"] == [{"where": "column:3:under", "was": [stray["label"]], "now": []}]
     assert "put back" in drafts[0].summary and stray["label"] in drafts[0].summary
+
+
+def _violation(code: str, pieces: tuple[str, ...]) -> dict:
+    return {"code": code, "player": 0, "pieces": list(pieces), "sentence": "s", "rule": ""}
+
+
+@pytest.mark.parametrize("draft_kind, draft_violations, open_violations, expected", [
+    ("illegal_flagged", [_violation("g.a", ("x", "y"))], [[_violation("g.a", ("y", "x"))]], True),
+    ("illegal_flagged", [_violation("g.a", ("x", "y"))], [[_violation("g.a", ("x", "y"))]], True),
+    ("illegal_flagged", [_violation("g.a", ("x",)), _violation("g.b", ("z",))],
+     [[_violation("g.b", ("z",)), _violation("g.a", ("x",))]], True),
+    ("illegal_flagged", [_violation("g.a", ("x",))], [[_violation("g.b", ("x",))]], False),
+    ("illegal_flagged", [_violation("g.a", ("x",))], [], False),
+    ("move_accepted", [_violation("g.a", ("x",))], [[_violation("g.a", ("x",))]], False),
+])
+def test_a_flag_already_open_is_not_raised_again(draft_kind, draft_violations, open_violations, expected):
+    draft = EventDraft(draft_kind, "summary", data={"violations": draft_violations})
+    flags = [Event("game", k + 1, 0.0, "illegal_flagged", "open flag", 0, {"violations": v}, None)
+             for k, v in enumerate(open_violations)]
+    assert repeats_open_flag(draft, flags) is expected
