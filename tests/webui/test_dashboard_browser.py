@@ -81,6 +81,34 @@ def test_the_dashboard_opens_on_the_demo_and_its_camera_image_updates(browser, t
     assert problems == []
 
 
+#: Seconds the demo with the real Dolce Vita recogniser may take to raise its first flag
+#: (deal, first placement, three settled frames read, on a loaded 2-core machine).
+DEMO_FLAG_TIMEOUT_MS = 150_000
+
+
+def test_the_demo_refereed_by_the_real_recogniser_raises_a_flag_that_can_be_accepted(browser, tmp_path):
+    # every placement of this demo breaks a rule; whatever the recogniser reads, a flag must come
+    server, url = start_server(["--source", "demo:dolcevita,players=2,illegal=1,seed=3", "--game", "dolcevita",
+                                "--players", "2", "--port", "0", "--log", str(tmp_path / "games.sqlite")], tmp_path)
+    problems: list[str] = []
+    try:
+        page = _watched_page(browser, url, problems)
+        page.goto(url + "/", wait_until="domcontentloaded")
+        _camera_changes(page)
+        page.wait_for_selector("#flags li.flag", timeout=DEMO_FLAG_TIMEOUT_MS)
+        page.wait_for_function("() => document.querySelector('#flags img.snapshot').naturalWidth > 0")
+        first = page.locator("#flags li.flag").first.inner_text()
+        assert "Player" in first or "table" in first
+        page.locator("#flags button:has-text('Accept')").first.click()
+        _logged(page, "flag_accepted")
+        accepted = [e["data"]["flag"] for e in get_json(url + "/api/events")["events"] if e["kind"] == "flag_accepted"]
+        still_open = {f["seq"] for f in get_json(url + "/api/state")["flags"]}
+        assert accepted and accepted[0] not in still_open
+    finally:
+        stop_server(server)
+    assert problems == []
+
+
 def test_a_game_played_through_the_dashboard(browser, tmp_path):
     states, scenes = ls.dashboard_game()
     server, url, control = serve_scripted(tmp_path, ls.DASHBOARD_GAME, scenes, "--seed", str(ls.DASHBOARD_SEED))
