@@ -18,7 +18,12 @@ from ..bench import format_table, machine
 @click.option("--recognition", "do_recognition", is_flag=True,
               help="Recogniser accuracy and time on fresh renders (with --game).")
 @click.option("--game", "recognition_game", type=click.Choice(("dolcevita",)), default="dolcevita",
-              show_default=True, help="Game for --recognition.")
+              show_default=True, help="Game for --recognition and --flags.")
+@click.option("--flags", "do_flags", is_flag=True,
+              help="Share of the demo's illegal placements the referee flags, and false flags, through the game's "
+                   "real recogniser (with --game; slow, so not part of a plain bench).")
+@click.option("--placements", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Demo placements refereed by --flags.")
 @click.option("--scenes", type=click.IntRange(min=1), default=300, show_default=True,
               help="Renders read by --recognition (test seeds 3000000 + --seed ..).")
 @click.option("--render", "do_render", is_flag=True,
@@ -36,11 +41,11 @@ from ..bench import format_table, machine
 @click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
 def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_game: str, scenes: int,
-            do_render: bool, renders: int, render_seconds: float, do_dice: bool, dice_data: Path | None,
-            games: int, seed: int, as_json: bool) -> None:
+            do_flags: bool, placements: int, do_render: bool, renders: int, render_seconds: float, do_dice: bool,
+            dice_data: Path | None, games: int, seed: int, as_json: bool) -> None:
     """Measure speed and accuracy. With no area flag, every area is measured (--dice only
     where its photos are found)."""
-    everything = not (do_rules or do_live or do_recognition or do_render or do_dice)
+    everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags)
     figures = []
     if do_rules or everything:
         from ..bench import rules as rules_bench
@@ -57,6 +62,14 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
         from ..bench import recognition as recognition_bench
         from ..models.training.dolcevita import TEST_SEED
         figures += recognition_bench.run(scenes, TEST_SEED + seed)
+    if do_flags:
+        from ..bench import flags as flags_bench
+
+        def flag_progress(done: int, total: int) -> None:
+            if done % 50 == 0 or done == total:
+                click.echo(f"  flags {recognition_game}: {done}/{total} placements", err=True)
+
+        figures += flags_bench.run(recognition_game, placements, seed, progress=flag_progress)
     if do_render or everything:
         from ..bench import render as render_bench
         figures += render_bench.run(render_seconds, renders, seed,
