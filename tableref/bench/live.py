@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from ..live.loop import StreamSettings, encode_jpeg
+from ..live.voting import VoteSettings
 from ..vision import motion
 from . import Figure
 
@@ -88,7 +89,8 @@ def end_to_end(placements: int = PLACEMENTS, seed: int = 0) -> list[Figure]:
                on + f"; last {idle.get('frames', 0)} unchanged frames, encode for the viewer at 10 fps included"),
         Figure("live", "recognition latency of a settled scene mean", _mean(camera.recognised_ms), "ms",
                on + "; from the first frame with the placement complete and the hand gone to the last of the "
-                    "frames voted on being read (3 still frames to settle, 3 read)"),
+                    f"frames voted on being read ({motion.MotionSettings().settle_frames} still frames to settle, "
+                    f"{VoteSettings().frames} read)"),
         Figure("live", "recognition latency of a settled scene max", round(max(camera.recognised_ms), 1), "ms", on),
         Figure("live", "placement to page mean", _mean(camera.to_page_ms), "ms",
                on + "; from the first frame with the placement complete and the hand gone to its event "
