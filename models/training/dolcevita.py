@@ -17,10 +17,8 @@ costs about half a second per image, so each render's samples are cached as ``.n
 from __future__ import annotations
 
 import logging
-import math
 import os
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -35,8 +33,8 @@ from ...vision.recognise.dolcevita_labels import LABELS
 from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 from ..card import CropSettings, Preprocessing
 from .augment import Augmentation
-from .dataset import Sample
 from .recipes import Recipe, register
+from .spots import SpotSample, cached_arrays, inner_quad, seeds_for, split_by_render
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +51,6 @@ CONTEXT_MARGIN, CONTEXT_SIZE = 0.5, (64, 64)
 CACHE_VERSION = "v2"
 #: Render workers (the machine has 2 cores).
 WORKERS = 2
-
-
-@dataclass(frozen=True, eq=False)
-class SpotSample(Sample):
-    """A :class:`Sample` that remembers which split its render belongs to."""
-
-    split: str = "train"
 
 
 def cache_dir() -> Path:
@@ -132,15 +123,6 @@ def _context_prep() -> Preprocessing:
                          CropSettings("quad", CONTEXT_MARGIN))
 
 
-def _inner_quad() -> np.ndarray:
-    """Where a spot's quad lies inside its cached context patch (px)."""
-    h, w = CONTEXT_SIZE
-    inset = CONTEXT_MARGIN / (1.0 + 2.0 * CONTEXT_MARGIN)
-    x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
-    y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
-    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-
-
 def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Render ``seed`` and cut every firm spot: (patches (N, 64, 64, 3) uint8, label indices (N,)).
 
@@ -161,29 +143,18 @@ def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cached(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    path = cache_dir() / f"{seed}.npz"
-    if path.is_file():
-        with np.load(path) as data:
-            return data["patches"], data["labels"]
-    patches, labels = render_spots(seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, patches=patches, labels=labels)
-    os.replace(tmp, path)
-    return patches, labels
+    def make() -> dict[str, np.ndarray]:
+        patches, labels = render_spots(seed)
+        return {"patches": patches, "labels": labels}
 
-
-def seeds_for(count: int) -> tuple[list[int], list[int]]:
-    """Training and validation render seeds for a pool of about ``count`` samples."""
-    renders = max(2, math.ceil(count / SPOTS_PER_RENDER))
-    n_val = max(1, round(renders * VAL_RATIO))
-    return list(range(TRAIN_SEED, TRAIN_SEED + renders - n_val)), list(range(VAL_SEED, VAL_SEED + n_val))
+    arrays = cached_arrays(cache_dir() / f"{seed}.npz", make)
+    return arrays["patches"], arrays["labels"]
 
 
 def build(seed: int, count: int) -> list[SpotSample]:
     """Samples of about ``count`` spots from training renders (seeds from ``seed``) and
     validation renders (seeds from :data:`VAL_SEED`), each render cached."""
-    train_seeds, val_seeds = seeds_for(count)
+    train_seeds, val_seeds = seeds_for(count, SPOTS_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
     offset = seed - TRAIN_SEED
     train_seeds = [s + offset for s in train_seeds]
     todo = [s for s in train_seeds + val_seeds if not (cache_dir() / f"{s}.npz").is_file()]
@@ -192,18 +163,13 @@ def build(seed: int, count: int) -> list[SpotSample]:
         with get_context("spawn").Pool(WORKERS) as pool:
             for _ in pool.imap_unordered(_cached, todo, chunksize=4):
                 pass
-    inner = _inner_quad()
+    inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
     samples: list[SpotSample] = []
     for split, seeds in (("train", train_seeds), ("val", val_seeds)):
         for s in seeds:
             patches, labels = _cached(s)
             samples += [SpotSample(p, inner, LABELS[i], None, split) for p, i in zip(patches, labels)]
     return samples
-
-
-def split(samples: Sequence[SpotSample]) -> tuple[list[SpotSample], list[SpotSample]]:
-    """Training and validation samples by their renders' seed ranges (never mixed)."""
-    return [s for s in samples if s.split == "train"], [s for s in samples if s.split == "val"]
 
 
 RECIPE = register(Recipe(
@@ -223,5 +189,5 @@ RECIPE = register(Recipe(
     val_seed=VAL_SEED,
     widths=(24, 48, 96, 128),
     pool_grid=2,
-    split=split,
+    split=split_by_render,
 ))

@@ -159,8 +159,12 @@ def _shots(seeds: list[int]):
             yield from pool.map(shoot, seeds[start:start + CHUNK])
 
 
-def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None) -> list[Figure]:
-    """Read ``scenes`` renders (seeds ``seed``..) and measure error, exact scenes and time."""
+def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None,
+        game: str = "dolcevita") -> list[Figure]:
+    """Read ``scenes`` renders (seeds ``seed``..) of ``game`` and measure error, exact scenes and time."""
+    if game == "daluigi":
+        from . import recognition_daluigi
+        return recognition_daluigi.run(scenes, seed, recogniser, progress)
     from ..vision.recognise.dolcevita import DolceVitaRecogniser
 
     recogniser = recogniser or DolceVitaRecogniser.open()

@@ -1,4 +1,4 @@
-"""``tableref analyze IMAGE --game dolcevita``: read one photograph as a game observation.
+"""``tableref analyze IMAGE --game dolcevita|daluigi``: read one photograph as a game observation.
 
 Prints the observation as JSON (every item with label, place and confidence, plus the
 number of players, the play area and the markers used); ``--annotate OUT.png`` draws each
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-_GAMES = ("dolcevita",)
+_GAMES = ("dolcevita", "daluigi")
 
 
 @click.command("analyze")
@@ -35,9 +35,26 @@ def command(image: Path, game: str, profile: Path | None, players: int | None, a
 
     prof = load_profile(profile) if profile is not None else None
     picture = read_image(image)
+    if game == "daluigi":
+        _daluigi(picture, prof, players, annotate)
+        return
     view = locate_dolcevita(picture, prof)  # refuses bad input before any model is loaded
     recogniser = DolceVitaRecogniser.open(profile=prof)
     result = recogniser.read(picture, prof, players, view)
     if annotate is not None:
         write_image(annotate, draw(picture, result))
+    click.echo(json.dumps(result.to_json(), indent=2))
+
+
+def _daluigi(picture, prof, players: int | None, annotate: Path | None) -> None:
+    """Da Luigi: the marketplace, every ristorante and the piles, as the rules' observation."""
+    from ..vision.imageio import write_image
+    from ..vision.recognise.daluigi import DaLuigiRecogniser, locate_daluigi
+    from ..vision.recognise.daluigi_draw import draw
+    from ..vision.recognise.daluigi_zones import zones_for
+
+    view = locate_daluigi(picture, prof, zones_for(prof))  # refuses bad input before any model loads
+    result = DaLuigiRecogniser.open(profile=prof).read(picture, prof, players, view)
+    if annotate is not None:
+        write_image(annotate, draw(picture, result.observation, result.places_px))
     click.echo(json.dumps(result.to_json(), indent=2))

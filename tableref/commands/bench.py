@@ -17,7 +17,8 @@ from ..bench import format_table, machine
                    "recognition latency of a settled scene, time from a placement to its event on the page.")
 @click.option("--recognition", "do_recognition", is_flag=True,
               help="Recogniser accuracy and time on fresh renders (with --game).")
-@click.option("--game", "recognition_game", type=click.Choice(("dolcevita",)), default="dolcevita",
+@click.option("--game", "recognition_game", type=click.Choice(("dolcevita", "daluigi")),
+              default="dolcevita",
               show_default=True, help="Game for --recognition and --flags.")
 @click.option("--flags", "do_flags", is_flag=True,
               help="Share of the demo's illegal placements the referee flags, and false flags, through the game's "
@@ -61,7 +62,7 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
     if do_recognition or everything:
         from ..bench import recognition as recognition_bench
         from ..models.training.dolcevita import TEST_SEED
-        figures += recognition_bench.run(scenes, TEST_SEED + seed)
+        figures += recognition_bench.run(scenes, TEST_SEED + seed, game=recognition_game)
     if do_flags:
         from ..bench import flags as flags_bench
 

@@ -50,6 +50,7 @@ RecogniserFactory = Callable[[], Recogniser]
 #: Recognisers shipped with tableref, by game: "module:factory".
 BUILTIN: dict[str, str] = {
     "dolcevita": "tableref.vision.recognise.dolcevita_live:live_recogniser",
+    "daluigi": "tableref.vision.recognise.daluigi_live:live_recogniser",
 }
 
 _registry: dict[str, RecogniserFactory] = {}

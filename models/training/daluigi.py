@@ -1,0 +1,221 @@
+"""The ``daluigi-spots`` recipe: the Da Luigi spot classifier trained on renders of the twin.
+
+Samples are cut exactly as the recogniser reads a photograph: the table markers found in the
+render give the homography, the zones give every spot (:mod:`tableref.vision.recognise.
+daluigi_zones`), and the shared crop makes the input. Labels come from the rules state behind
+the render (:func:`truth_spots`); a spot covered by a hand or an object is ``unknown`` when
+less than :data:`FIRM_SHARE_LOW` of it shows, and one between that and :data:`FIRM_SHARE_HIGH`
+is left out. Most spots of a table are blank: a seeded share :data:`BLANK_KEEP` of them is kept.
+
+Seeds: training renders ``TRAIN_SEED ..``, validation renders ``VAL_SEED ..``; benchmarks and
+tests use ``TEST_SEED ..`` (never used here). Renders are cached (:mod:`.daluigi_renders`), and
+each render's cut spots again beside them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+
+import cv2
+import numpy as np
+
+from ...rules.daluigi.catalogue import COLOURS, MAX_DISHES, load_deck
+from ...vision.crop import crop_patches
+from ...vision.recognise.common import RecognitionError, TableView, locate_table
+from ...vision.recognise.daluigi_colour import balance, gains_for
+from ...vision.recognise.daluigi_labels import BLANK, EDGE_LABEL, LABELS, STRIP_LABEL, UNKNOWN
+from ...vision.recognise.daluigi_model import MODEL_NAME, PREPROCESSING
+from ...vision.recognise.daluigi_zones import Spot, Zones, load_daluigi_zones
+from ..card import CropSettings, Preprocessing
+from . import daluigi_renders
+from .augment import Augmentation
+from .recipes import Recipe, register
+from .spots import SpotSample, cached_arrays, inner_quad, seeds_for, split_by_render
+
+log = logging.getLogger(__name__)
+
+#: Seed ranges: training renders, validation renders, and (never trained on) test renders.
+TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
+#: Validation renders per training render.
+VAL_RATIO = 0.05
+#: Kept spots per render, roughly (to turn a sample count into a number of renders).
+SPOTS_PER_RENDER = 150
+#: A spot showing at least this share is labelled; below FIRM_SHARE_LOW it is "unknown".
+FIRM_SHARE_HIGH, FIRM_SHARE_LOW = 0.65, 0.35
+#: Share of blank spots kept when cutting (they are most of a table).
+BLANK_KEEP = 0.25
+#: Empty places after the last card of a pile that are cut as blank edges.
+EDGES_BEYOND = 3
+#: Cached context around each spot: the spot plus this margin, at this size (h, w) px.
+CONTEXT_MARGIN, CONTEXT_SIZE = 0.25, (24, 24)
+SPOTS_VERSION = "s2"
+
+
+def dish_cubes(dishes: Sequence[str], cubes: Sequence[str]) -> list[str | None]:
+    """Which cube lies on each dish field, as the twin places them: each cube on the first
+    free field of its colour, else on the last field."""
+    on: list[str | None] = [None] * len(dishes)
+    free = list(dishes)
+    for colour in cubes:
+        k = free.index(colour) if colour in free else len(dishes) - 1
+        free[k] = None
+        on[k] = colour
+    return on
+
+
+def card_labels(card) -> list[str]:
+    """Labels of a guest card's spots without cubes (dish fields, then points, wait, ability)."""
+    dishes = [c for c, n in zip(COLOURS, card.order) for _ in range(n)]
+    fields = [f"field:{c}" for c in dishes] + [BLANK] * (MAX_DISHES - len(dishes))
+    return fields + [f"points:{card.points}", f"wait:{card.wait}", f"ability:{card.ability}"]
+
+
+def _colours(counts) -> list[str]:
+    return [c for c, n in zip(COLOURS, counts) for _ in range(n)]
+
+
+def labelled_spots(zones: Zones, state) -> Iterator[tuple[Spot, str]]:
+    """Every spot of a table showing ``state`` with the label a perfect reader gives it."""
+    deck = load_deck(state.options.deck)
+    for spot in zones.market_spots(state.players):
+        f = int(spot.place.split(":")[1])
+        cubes = _colours(state.market[f])
+        if len(cubes) <= len(zones.data["field_spots"]):
+            yield spot, f"cube:{cubes[spot.index]}" if spot.index < len(cubes) else BLANK
+    seats = zones.seats(state.players)
+    spare = zones.seats(4)[3] if state.players == 3 else None
+    if spare is not None:
+        yield from ((s, BLANK) for s in zones.header_spots(3, spare))
+    for p, seat in enumerate(seats):
+        supply = _colours(state.supply[p])
+        for spot in zones.supply_spots(p, seat)[:len(supply) + EDGES_BEYOND]:
+            yield spot, f"cube:{supply[spot.index]}" if spot.index < len(supply) else BLANK
+        yield from ((s, STRIP_LABEL) for s in zones.header_spots(p, seat))
+        for s, guest in enumerate(state.strips[p]):
+            spots = zones.slot_spots(p, seat, s)
+            if guest is None:
+                yield from ((spot, BLANK) for spot in spots)
+                continue
+            card = deck.card(guest.card)
+            labels = card_labels(card)
+            dishes = [c for c, n in zip(COLOURS, card.order) for _ in range(n)]
+            for k, colour in enumerate(dish_cubes(dishes, _colours(guest.cubes))):
+                if colour is not None:
+                    labels[k] = f"cube:{colour}"
+            yield from zip(spots, labels)
+        tiles = abs(state.tiles[p])
+        side = "flower" if state.tiles[p] > 0 else "lemon"
+        for spot in zones.tile_spots(p, seat)[:tiles + EDGES_BEYOND]:
+            yield spot, f"tile:{side}" if spot.index < tiles else BLANK
+        yield from _pile(zones, "served", f"served:{p}", seat, len(state.served[p]))
+        active = p == state.active
+        yield from _pile(zones, "hand", "hand", seat, state.hand if active else 0)
+        revealed = state.revealed if active else None
+        spots = zones.revealed_spots(seat)
+        labels = card_labels(deck.card(revealed)) if revealed else [BLANK] * len(spots)
+        yield from zip(spots, labels)
+
+
+def _pile(zones: Zones, pile: str, place: str, seat, n: int) -> Iterator[tuple[Spot, str]]:
+    for spot in zones.edge_spots(pile, place, seat, n, n + EDGES_BEYOND):
+        yield spot, EDGE_LABEL if spot.index < n else BLANK
+
+
+def shown_share(foreign: np.ndarray, quad_px: np.ndarray) -> float:
+    """Share of a quad (image px) inside the image and not covered by a hand or distractor."""
+    h, w = foreign.shape
+    area = abs(cv2.contourArea(quad_px.astype(np.float32)))
+    if area < 1:
+        return 0.0
+    x0, y0 = np.floor(quad_px.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad_px.max(axis=0)).astype(int) + 1
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return 0.0
+    mask = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad_px - [cx0, cy0]).astype(np.int32), 1)
+    inside = mask.astype(bool)
+    clear = int((~foreign[cy0:cy1, cx0:cx1] & inside).sum())
+    return float(min(1.0, clear / area))
+
+
+def truth_spots(zones: Zones, view: TableView, render) -> Iterator[tuple[np.ndarray, str]]:
+    """(quad in image px, label) of every firm spot of a cached render."""
+    for spot, label in labelled_spots(zones, render.state):
+        quad = view.to_image(spot.quad_mm)
+        shown = shown_share(render.foreign, quad)
+        if shown >= FIRM_SHARE_HIGH:
+            yield quad, label
+        elif shown < FIRM_SHARE_LOW:
+            yield quad, UNKNOWN
+
+
+def _context_prep() -> Preprocessing:
+    return Preprocessing(CONTEXT_SIZE, "bgr", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0),
+                         CropSettings("quad", CONTEXT_MARGIN))
+
+
+def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cut the firm spots of render ``seed``: (patches (N, 24, 24, 3) uint8, label indices (N,)),
+    white-balanced as the recogniser balances them (:mod:`~tableref.vision.recognise.daluigi_colour`).
+
+    Blank spots are kept with probability :data:`BLANK_KEEP` (seeded by ``seed``). A render
+    whose markers cannot be found gives no samples (the recogniser cannot read it either).
+    """
+    r = daluigi_renders.load(seed)
+    zones = load_daluigi_zones()
+    try:
+        view = locate_table(r.image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+    except RecognitionError:
+        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
+    rng = np.random.default_rng(seed)
+    spots = [(q, label) for q, label in truth_spots(zones, view, r) if label != BLANK or rng.random() < BLANK_KEEP]
+    patches = balance(crop_patches(r.image, [q for q, _ in spots], _context_prep()), gains_for(r.image, view))
+    index = {label: i for i, label in enumerate(LABELS)}
+    return patches, np.array([index[label] for _, label in spots], np.int64)
+
+
+def _cached_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    def make() -> dict[str, np.ndarray]:
+        patches, labels = render_spots(seed)
+        return {"patches": patches, "labels": labels}
+
+    arrays = cached_arrays(daluigi_renders.cache_dir() / SPOTS_VERSION / f"{seed}.npz", make)
+    return arrays["patches"], arrays["labels"]
+
+
+def build(seed: int, count: int) -> list[SpotSample]:
+    """Samples of about ``count`` spots from training renders (seeds from ``seed``) and
+    validation renders (seeds from :data:`VAL_SEED`), each render and its spots cached."""
+    train_seeds, val_seeds = seeds_for(count, SPOTS_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
+    train_seeds = [s + seed - TRAIN_SEED for s in train_seeds]
+    daluigi_renders.fill(train_seeds + val_seeds)
+    inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
+    samples: list[SpotSample] = []
+    for split_name, seeds in (("train", train_seeds), ("val", val_seeds)):
+        for s in seeds:
+            patches, labels = _cached_spots(s)
+            samples += [SpotSample(p, inner, LABELS[i], None, split_name) for p, i in zip(patches, labels)]
+    return samples
+
+
+RECIPE = register(Recipe(
+    name=MODEL_NAME,
+    description="Da Luigi spots: cube colours, order fields, card marks, tiles, pile edges, from renders of the twin",
+    labels=LABELS,
+    preprocessing=PREPROCESSING,
+    build=build,
+    samples=63_000,
+    val_fraction=VAL_RATIO,
+    measured_on=(f"spots of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
+                 f"{TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set"),
+    augmentation=Augmentation(temperature=0.4, brightness=0.3, blur_sigma=0.7, noise_std=5.0,
+                              rotation_deg=6.0, shift=0.1, scale=0.08),
+    settings={"epochs": 5, "batch_size": 256, "learning_rate": 4e-3},
+    train_seed=TRAIN_SEED,
+    val_seed=VAL_SEED,
+    widths=(16, 32, 48),
+    pool_grid=2,
+    split=split_by_render,
+))

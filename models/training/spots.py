@@ -1,0 +1,67 @@
+"""What the recipes trained on renders of the twin share: samples cut from cached context
+patches, render seeds split into training and validation ranges, and the cache files.
+
+A recipe renders a scene, cuts a *context patch* around every spot it reads (the spot plus a
+margin, warped to a fixed size) and caches them per render seed as ``.npz``; samples then
+crop the spot out of its patch with the model's own preprocessing, so augmentation can move
+the crop a little without leaving the picture.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .dataset import Sample
+
+
+@dataclass(frozen=True, eq=False)
+class SpotSample(Sample):
+    """A :class:`Sample` that remembers which split its render belongs to."""
+
+    split: str = "train"
+
+
+def inner_quad(size: tuple[int, int], margin: float) -> np.ndarray:
+    """Where a spot lies inside its context patch of ``size`` (h, w) px cut with ``margin``
+    (the share of the spot added on each side): (4, 2) px, crop order."""
+    h, w = size
+    inset = margin / (1.0 + 2.0 * margin)
+    x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
+    y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+def seeds_for(count: int, spots_per_render: int, val_ratio: float, train_seed: int,
+              val_seed: int) -> tuple[list[int], list[int]]:
+    """Training and validation render seeds for a pool of about ``count`` spots."""
+    renders = max(2, math.ceil(count / spots_per_render))
+    n_val = max(1, round(renders * val_ratio))
+    return list(range(train_seed, train_seed + renders - n_val)), list(range(val_seed, val_seed + n_val))
+
+
+def split_by_render(samples: Sequence[SpotSample]) -> tuple[list[SpotSample], list[SpotSample]]:
+    """Training and validation samples by their renders' seed ranges (never mixed)."""
+    return [s for s in samples if s.split == "train"], [s for s in samples if s.split == "val"]
+
+
+def cached_arrays(path: Path, make: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The arrays stored at ``path`` (``.npz``), made by ``make()`` and stored first if missing.
+
+    The file is written under another name and moved into place, so an interrupted run never
+    leaves a half-written cache entry behind.
+    """
+    if path.is_file():
+        with np.load(path) as data:
+            return {k: data[k] for k in data.files}
+    arrays = make()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, path)
+    return arrays

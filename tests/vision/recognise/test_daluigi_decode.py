@@ -1,0 +1,184 @@
+"""Da Luigi: the zones agree with the twin's layout, and the decoding of spot probabilities."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tableref.rules.daluigi.catalogue import COLOURS, MAX_DISHES, load_deck
+from tableref.rules.daluigi.observation import expected_labels
+from tableref.vision.recognise.common import ZonesError
+from tableref.vision.recognise.daluigi_decode import CardTable, cube_row, decode_card, pile_score, read_row, tile_row
+from tableref.vision.recognise.daluigi_labels import ALLOWED, LABELS
+from tableref.vision.recognise.daluigi_zones import CUBE, DISH, load_daluigi_zones
+from tableref.vision.synthetic.games import random_state
+from tableref.vision.synthetic.games import daluigi as twin
+
+SURE = 0.97
+
+
+def one_hot(names: tuple[str, ...], picks: list[str]) -> np.ndarray:
+    """Rows of probabilities over ``names`` with ``SURE`` on each pick and the rest spread."""
+    p = np.full((len(picks), len(names)), (1 - SURE) / (len(names) - 1))
+    for i, pick in enumerate(picks):
+        p[i, names.index(pick)] = SURE
+    return p
+
+
+CUBE_NAMES = ALLOWED[CUBE]
+
+
+@pytest.mark.parametrize("picks, expected", [
+    (["blank"], ""),
+    (["cube:red", "cube:blue", "blank", "blank"], "red,blue"),
+    (["cube:blue", "cube:red", "cube:red", "cube:brown"], "brown,red,red,blue"),
+    (["cube:green", "blank", "cube:red", "blank"], "green"),  # a row ends at its first blank place
+    (["cube:green", "unknown", "blank", "blank"], None),  # covered before the end: unknown
+    (["cube:green", "blank", "unknown", "blank"], "green"),  # covered after the end: read
+])
+def test_cube_row(picks, expected):
+    assert cube_row(one_hot(CUBE_NAMES, picks)).label == expected
+
+
+@pytest.mark.parametrize("picks, lemons, flowers", [
+    (["blank"], "0", "0"),
+    (["tile:lemon", "tile:lemon", "blank"], "2", "0"),
+    (["tile:flower", "tile:flower", "tile:flower", "blank"], "0", "3"),
+    (["unknown", "blank"], None, None),
+])
+def test_tile_row(picks, lemons, flowers):
+    got = tile_row(one_hot(ALLOWED["tile"], picks))
+    assert (got[0].label, got[1].label) == (lemons, flowers)
+
+
+@pytest.mark.parametrize("picks, n", [
+    (["blank", "blank", "blank"], 0),
+    (["edge", "edge", "blank", "blank"], 2),
+    (["edge", "edge", "edge", "edge"], 4),
+])
+def test_pile_score_prefers_the_count_shown(picks, n):
+    p = one_hot(ALLOWED["edge"], picks)
+    scores = {k: pile_score(p, k) for k in range(len(picks) + 1)}
+    assert max(scores, key=scores.get) == n
+
+
+@pytest.mark.parametrize("names", [("a", "b"), ("x",)])
+def test_read_row_of_all_places_full(names):
+    p = one_hot(names + ("blank", "unknown"), [names[0]] * 3)
+    assert read_row(p, names)[0] == [names[0]] * 3
+
+
+def card_probs(card_id: str | None, cubes_on: dict[int, str] | None = None):
+    """Spot probabilities of a card place showing ``card_id`` (None: empty) with cubes on dish fields."""
+    deck = load_deck()
+    if card_id is None:
+        dish = one_hot(ALLOWED[DISH], ["blank"] * MAX_DISHES)
+        return dish, *(one_hot(ALLOWED[g], ["blank"])[0] for g in ("points", "wait", "ability"))
+    card = deck.card(card_id)
+    dishes = [c for c, n in zip(COLOURS, card.order) for _ in range(n)]
+    picks = [f"field:{c}" for c in dishes] + ["blank"] * (MAX_DISHES - len(dishes))
+    for k, colour in (cubes_on or {}).items():
+        picks[k] = f"cube:{colour}"
+    dish = one_hot(ALLOWED[DISH], picks)
+    return (dish, one_hot(ALLOWED["points"], [f"points:{card.points}"])[0],
+            one_hot(ALLOWED["wait"], [f"wait:{card.wait}"])[0],
+            one_hot(ALLOWED["ability"], [f"ability:{card.ability}"])[0])
+
+
+@pytest.mark.parametrize("card_id", sorted(load_deck().cards))
+def test_every_catalogue_card_is_decoded_from_its_marks(card_id):
+    card, cubes = decode_card(*card_probs(card_id), CardTable.of(load_deck()))
+    assert (card.label, cubes.label) == (card_id, "")
+
+
+@pytest.mark.parametrize("card_id, cubes_on, card_label, cubes_label", [
+    (None, None, "", None),
+    ("S5", {0: "brown", 3: "blue"}, "S5", "brown,blue"),
+    ("S1", {1: "red"}, "S1", "red"),
+])
+def test_decode_card_reads_cubes_on_order_fields(card_id, cubes_on, card_label, cubes_label):
+    card, cubes = decode_card(*card_probs(card_id, cubes_on), CardTable.of(load_deck()))
+    assert (card.label, cubes.label) == (card_label, cubes_label)
+
+
+def test_decode_card_with_a_covered_mark_is_unknown():
+    dish, points, wait, ability = card_probs("S1")
+    points = one_hot(ALLOWED["points"], ["unknown"])[0]
+    card, cubes = decode_card(dish, points, wait, ability, CardTable.of(load_deck()))
+    assert card.label is None and cubes.label is None
+
+
+def test_labels_cover_every_group():
+    assert all(set(allowed) <= set(LABELS) for allowed in ALLOWED.values())
+    assert all(allowed[-2:] == ("blank", "unknown") for allowed in ALLOWED.values())
+
+
+# --- the zones agree with the twin ------------------------------------------------------
+
+#: A spot's centre lies this close (mm) to the twin's nominal place of its part.
+CENTRE_MM = 0.01
+
+
+def spot_centres(zones, players: int) -> dict[str, tuple[float, float]]:
+    out = {}
+    for s in zones.market_spots(players):
+        out[f"dl.field.{s.place.split(':')[1]}.{s.index}"] = tuple(s.quad_mm.mean(axis=0))
+    for p, seat in enumerate(zones.seats(players)):
+        for s in zones.supply_spots(p, seat):
+            out[f"dl.supply.{p}.{s.index}"] = tuple(s.quad_mm.mean(axis=0))
+        for s in zones.tile_spots(p, seat):
+            out[f"dl.tile.{p}.{s.index}"] = tuple(s.quad_mm.mean(axis=0))
+    return out
+
+
+@pytest.mark.parametrize("seed", [3, 11, 25, 40, 77])
+def test_zones_put_cubes_and_tiles_where_the_twin_lays_them(seed):
+    state = random_state("daluigi", seed)
+    zones = load_daluigi_zones()
+    layout, _ = twin.layout(state)
+    assert tuple(layout.table_mm) in zones.table_mm_choices
+    centres = spot_centres(zones, state.players)
+    checked = 0
+    for part in layout.components:
+        if part.ident in centres:
+            assert np.allclose(centres[part.ident], (part.x_mm, part.y_mm), atol=CENTRE_MM), part.ident
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("seed", [5, 12])
+def test_zones_put_guest_cards_on_the_strip_fields(seed):
+    state = random_state("daluigi", seed)
+    zones = load_daluigi_zones()
+    layout, _ = twin.layout(state)
+    seats = zones.seats(state.players)
+    for part in layout.components:
+        if part.ident.startswith("dl.guest."):
+            _, _, p, s = part.ident.split(".")
+            fx, fy = zones.data["guest_fields"][int(s)]
+            assert np.allclose(seats[int(p)].place(fx, fy), (part.x_mm, part.y_mm), atol=CENTRE_MM)
+    assert len(expected_labels(state)) > 0
+
+
+@pytest.mark.parametrize("overrides, error", [
+    ({"guest_fields": [[0, 0]]}, ZonesError),
+    ({"cube_box_mm": [1]}, ZonesError),
+    ({"nonsense": 1}, ZonesError),
+    ({"tables": {"2": {"table_mm": [680, 900], "market": [1, 2], "seats": []}}}, ZonesError),
+    ({"marker_mm": 50.0}, None),
+])
+def test_zone_overrides_are_checked(overrides, error):
+    if error is None:
+        assert load_daluigi_zones(overrides).marker_mm == 50.0
+    else:
+        with pytest.raises(error):
+            load_daluigi_zones(overrides)
+
+
+@pytest.mark.parametrize("table_mm, counts", [
+    ((680.0, 900.0), (2,)),
+    ((900.0, 900.0), (3, 4)),
+    ((890.0, 905.0), (3, 4)),
+])
+def test_player_counts_from_the_play_area(table_mm, counts):
+    assert load_daluigi_zones().player_counts(table_mm) == counts

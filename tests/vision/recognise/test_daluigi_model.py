@@ -1,0 +1,120 @@
+"""The shipped Da Luigi recogniser on fresh renders (seeds 3100000.., never trained on).
+
+The issue's targets (recall and precision >= 99.5 %, colour error <= 0.1 %, guest card error
+<= 0.2 %, >= 95 % of scenes exact) are NOT met yet by the shipped model; see
+docs/daluigi-recognition.md for the measured figures. This test guards what the shipped model
+does reach on these 20 renders (floors a little below the figures measured on them), so a
+change that makes recognition worse fails; raise the floors towards the targets as the model
+improves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from tableref.bench.recognition_daluigi import _shots, figures, score
+from tableref.live.recognition import Recogniser
+from tableref.rules.common import Violation
+from tableref.vision.recognise.common import RecognitionError
+from tableref.vision.recognise.daluigi import DaLuigiRecogniser
+from tableref.vision.recognise.daluigi_live import LiveDaLuigi
+
+#: Fresh renders read by the test (the benchmark reads 300 from 3000000).
+CI_SEED, CI_SCENES = 3_100_000, 20
+#: The issue's targets (%), not met yet (see the module docstring).
+TARGETS = {"cube detection recall": 99.5, "cube detection precision": 99.5, "cube colour error": 0.1,
+           "guest card error": 0.2, "scenes read exactly right": 95.0}
+#: What the shipped model must keep on these renders (%): measured 79.4, 98.0, 2.0, 25.5.
+RECALL, PRECISION, COLOUR_ERROR, CARD_ERROR = 75.0, 96.0, 3.0, 30.0
+
+
+@pytest.fixture(scope="module")
+def recogniser():
+    return DaLuigiRecogniser.open()
+
+
+@pytest.fixture(scope="module")
+def shots():
+    """The fresh renders, made by the benchmark's two render workers."""
+    return list(_shots(list(range(CI_SEED, CI_SEED + CI_SCENES))))
+
+
+@pytest.fixture(scope="module")
+def readings(recogniser, shots):
+    """Each shot with its reading (None where the recogniser refused it: markers covered)."""
+    out = []
+    for shot in shots:
+        try:
+            out.append((shot, recogniser.read(shot.image)))
+        except RecognitionError:
+            out.append((shot, None))
+    return out
+
+
+@pytest.fixture(scope="module")
+def measured(readings):
+    tally: Counter = Counter()
+    for shot, got in readings:
+        tally += score(shot, None if got is None else {it.where: it.label for it in got.observation.items})
+    return {f.name.split(": ")[1]: f.value for f in figures(tally, [0.0], CI_SCENES, CI_SEED)}
+
+
+@pytest.fixture(scope="module")
+def shot(readings):
+    """The first shot that is read."""
+    return next(s for s, got in readings if got is not None)
+
+
+@pytest.mark.parametrize("figure, bound, higher", [
+    ("cube detection recall", RECALL, True),
+    ("cube detection precision", PRECISION, True),
+    ("cube colour error", COLOUR_ERROR, False),
+    ("guest card error", CARD_ERROR, False),
+])
+def test_keeps_its_accuracy_on_fresh_renders(measured, figure, bound, higher):
+    value = measured[figure]
+    assert (value >= bound) if higher else (value <= bound), \
+        f"{figure}: {value:.3f} % (floor {bound} %, the issue's target {TARGETS[figure]} %)"
+
+
+def test_reading_gives_every_place_of_the_rules_observation(readings):
+    for shot, got in readings:
+        if got is None:
+            continue
+        places = {it.where for it in got.observation.items}
+        # an order is read where a card is read or the slot is unknown
+        assert {w for w in shot.truth if not w.startswith("order:")} <= places
+        assert set(got.places_px) == places
+
+
+@pytest.mark.parametrize("players, error", [(None, None), (5, RecognitionError)])
+def test_players_given(recogniser, shot, players, error):
+    if error is None:
+        assert recogniser.read(shot.image, players=players).players >= 2
+    else:
+        with pytest.raises(error):
+            recogniser.read(shot.image, players=players)
+
+
+@pytest.mark.parametrize("image, error", [
+    (np.full((720, 1280, 3), 128, np.uint8), RecognitionError),
+    (np.random.default_rng(0).integers(0, 255, (720, 1280, 3), dtype=np.uint8), RecognitionError),
+])
+def test_bad_images_are_refused(recogniser, image, error):
+    with pytest.raises(error):
+        recogniser.read(image)
+
+
+def test_live_recogniser_draws_flags(recogniser, shot):
+    live = LiveDaLuigi(recogniser)
+    assert isinstance(live, Recogniser)
+    observation = live.recognise(shot.image, None)
+    flag = Violation(code="daluigi.market_overfull", player=None, pieces=("field:0",), sentence="x", rule="r")
+    plain = live.annotate(shot.image, observation, [])
+    flagged = live.annotate(shot.image, observation, [flag])
+    assert plain.shape == shot.image.shape and plain.dtype == np.uint8
+    assert not np.array_equal(plain, shot.image)
+    assert not np.array_equal(plain, flagged)

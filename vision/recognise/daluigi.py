@@ -1,0 +1,283 @@
+"""Da Luigi from a single photograph: the marketplace, every ristorante, the piles.
+
+The table markers give the homography; the zones give every spot where a cube, a card's
+mark, a tile or a card edge can show (:mod:`.daluigi_zones`); the spot classifier reads all of
+them in one batch; :mod:`.daluigi_decode` turns the probabilities into the rules'
+:class:`~tableref.rules.daluigi.observation.Observation` (every place that
+``observe(state)`` gives, ``"?"`` where something needed is covered).
+
+How many play follows from the play area's size (two players sit on a narrower table) and,
+between three and four, from whether the fourth seat's strip shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ...calibration.profile import Profile
+from ...models.card import CARD_SUFFIX
+from ...rules.daluigi.catalogue import SLOTS, load_deck
+from ...rules.daluigi.observation import UNKNOWN, Item, Observation
+from ..classifier import Classifier
+from ..crop import crop_patches, to_tensor
+from .common import RecognitionError, TableView, locate_table
+from .daluigi_colour import balance, gains_for
+from .daluigi_decode import UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card, pile_score, tile_row
+from .daluigi_labels import ALLOWED, LABELS
+from .daluigi_model import MODEL_NAME, MODELS_DIR
+from .daluigi_zones import CARD_GROUPS, DISH, Spot, Zones, zones_for
+
+#: A guest card (or its absence) read below this posterior probability is unknown.
+MIN_CONFIDENCE = 0.5
+#: A card place whose every spot is blank at least this surely holds no card (no decoding).
+SURELY_BLANK = 0.98
+#: Three or four players: four when the fourth seat's headers show a strip this surely (mean).
+STRIP_SHOWS = 0.5
+
+
+@dataclass(frozen=True, eq=False)
+class Recognition:
+    """What one photograph shows: the observation, and where each place lies in the image.
+
+    Attributes
+    ----------
+    observation : Observation
+    places_px : dict place -> ndarray (4, 2)
+        The image quad around each observed place (for drawing).
+    players : int
+    table_mm : (float, float)
+    markers_used : tuple of int
+    """
+
+    observation: Observation
+    places_px: dict
+    players: int
+    table_mm: tuple[float, float]
+    markers_used: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {**self.observation.to_json(), "players": self.players, "table_mm": list(self.table_mm),
+                "markers_used": list(self.markers_used)}
+
+
+def locate_daluigi(image: np.ndarray, profile: Profile | None = None, zones: Zones | None = None) -> TableView:
+    """Where the Da Luigi table lies in ``image`` (BGR uint8, H x W x 3), from its markers.
+
+    Raises
+    ------
+    RecognitionError
+        A blank image, or too few table markers (or markers that fit no table layout).
+    """
+    z = zones or zones_for(profile)
+    return locate_table(image, z.marker_mm, profile, z.table_mm_choices)
+
+
+class Spots:
+    """Spots classified in one batch: each spot's probabilities over its group's labels.
+
+    Every spot is cut by the shared crop, white-balanced by ``gains`` (as in training), and
+    classified; a spot reaching outside the image counts as covered.
+    """
+
+    def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, spots: list[Spot],
+                 gains: np.ndarray):
+        self.spots = spots
+        self.quads_px = view.to_image(np.stack([s.quad_mm for s in spots])) if spots else np.empty((0, 4, 2))
+        h, w = image.shape[:2]
+        inside = np.all((self.quads_px >= 0) & (self.quads_px <= [w - 1, h - 1]), axis=(1, 2))
+        prep = classifier.card.preprocessing
+        patches = balance(crop_patches(image, list(self.quads_px), prep), gains)
+        probs = classifier.predict(to_tensor(patches, prep)).probabilities.astype(np.float64)
+        index = {label: i for i, label in enumerate(classifier.labels)}
+        groups = np.array([s.group for s in spots])
+        self.probs: list[np.ndarray] = [np.empty(0)] * len(spots)
+        for group, allowed in ALLOWED.items():
+            rows = np.flatnonzero(groups == group)
+            if not len(rows):
+                continue
+            p = probs[np.ix_(rows, [index[label] for label in allowed])]
+            p[~inside[rows]] = np.eye(len(allowed))[-1]  # off the image: covered
+            p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
+            for r, row in zip(rows, p):
+                self.probs[r] = row
+        self._by_place: dict[str, list[int]] = {}
+        for i, s in enumerate(spots):
+            self._by_place.setdefault(s.place, []).append(i)
+
+    def of(self, place: str) -> np.ndarray:
+        """Probabilities (spots, labels) of ``place``'s spots (all of one group), in index order."""
+        return np.stack(self.rows(place))
+
+    def rows(self, place: str) -> list[np.ndarray]:
+        """Probabilities of each of ``place``'s spots over its group's labels, in index order."""
+        return [self.probs[i] for i in self._by_place[place]]
+
+    def quad(self, place: str) -> np.ndarray:
+        """The smallest turned rectangle (4, 2) image px around ``place``'s spots."""
+        pts = self.quads_px[self._by_place[place]].reshape(-1, 2).astype(np.float32)
+        return cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float64)
+
+
+class DaLuigiRecogniser:
+    """Reads Da Luigi from one photograph with the spot classifier and the zones.
+
+    Parameters
+    ----------
+    classifier : Classifier
+        The spot classifier (labels :data:`~.daluigi_labels.LABELS`).
+    zones : Zones, optional
+    deck : str
+        The guest deck file ('' for the shipped one), as the rules option ``deck``.
+    min_confidence : float
+    """
+
+    def __init__(self, classifier: Classifier, zones: Zones | None = None, deck: str = "",
+                 min_confidence: float = MIN_CONFIDENCE):
+        missing = sorted(set(LABELS) - set(classifier.labels))
+        if missing:
+            raise RecognitionError(f"model {classifier.card.name!r} lacks Da Luigi labels {missing[:5]}")
+        self.classifier = classifier
+        self.zones = zones or zones_for(None)
+        self.cards = CardTable.of(load_deck(deck))
+        self.min_confidence = min_confidence
+        self._layouts: dict[tuple[int, int], list[Spot]] = {}
+
+    @classmethod
+    def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> DaLuigiRecogniser:
+        """The shipped model (or the one in ``model_dir``) with the zones of ``profile``."""
+        folder = Path(model_dir) if model_dir is not None else MODELS_DIR
+        return cls(Classifier.open(folder / f"{MODEL_NAME}{CARD_SUFFIX}"), zones_for(profile))
+
+    def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None,
+             view: TableView | None = None) -> Recognition:
+        """Read ``image`` (BGR uint8, H x W x 3) as a Da Luigi table.
+
+        Raises
+        ------
+        RecognitionError
+            No table markers (or too few) in the image, or a blank image.
+        """
+        z = self.zones
+        if view is None:
+            view = locate_daluigi(image, profile, z)
+        counts = z.player_counts(view.table_mm)
+        if players is not None and players not in counts:
+            width, depth = view.table_mm
+            raise RecognitionError(f"a Da Luigi table of {width:.0f} x {depth:.0f} mm is laid out "
+                                   f"for {' or '.join(map(str, counts))} players, not {players}")
+        gains = gains_for(image, view, profile.colour_references if profile is not None else None)
+        read = Spots(self.classifier, image, view, self._spots(max(counts)), gains)
+        strips = [float(read.of(f"strip:{p}")[:, 0].mean()) for p in range(min(counts))]
+        if max(strips) < STRIP_SHOWS:
+            raise RecognitionError("the table markers are there but no Da Luigi ristorante strip shows where the "
+                                   "layout puts them: is this Da Luigi, laid out as the zones describe?")
+        if players is None:
+            players = self._players(read, counts)
+        items, places = self._decode(read, image, view, players, gains)
+        return Recognition(Observation(tuple(items)), places, players, view.table_mm,
+                           view.calibration.markers_used)
+
+    def _spots(self, players: int) -> list[Spot]:
+        """Every spot of a table laid out for ``players`` (made once per layout)."""
+        key = (id(self.zones), players)
+        if key not in self._layouts:
+            z = self.zones
+            spots = z.market_spots(players)
+            for p, seat in enumerate(z.seats(players)):
+                spots += z.supply_spots(p, seat) + z.header_spots(p, seat) + z.tile_spots(p, seat)
+                for s in range(SLOTS):
+                    spots += z.slot_spots(p, seat, s)
+                spots += z.edge_spots("served", f"served:{p}", seat, 1, z.full_step_count("served") + 1)
+                spots += z.edge_spots("hand", f"hand:{p}", seat, 1, z.full_step_count("hand") + 1)
+                spots += [Spot(f"revealed:{p}", s.index, s.group, s.quad_mm) for s in z.revealed_spots(seat)]
+            self._layouts[key] = spots
+        return self._layouts[key]
+
+    @staticmethod
+    def _players(read: Spots, counts: tuple[int, ...]) -> int:
+        """Fewest players whose layout explains the strips that show."""
+        for n in sorted(counts)[:-1]:
+            extra = read.of(f"strip:{n}")
+            if float(extra[:, 0].mean()) < STRIP_SHOWS:
+                return n
+        return max(counts)
+
+    def _decode(self, read: Spots, image, view, players: int, gains: np.ndarray) -> tuple[list[Item], dict]:
+        items: list[Item] = []
+        places: dict[str, np.ndarray] = {}
+
+        def put(where: str, r: Read, place: str) -> None:
+            items.append(Item(where, UNKNOWN, 0.0) if r.label is None else Item(where, r.label, r.confidence))
+            places[where] = read.quad(place)
+
+        for f in range(len(self.zones.data["market_fields"])):
+            put(f"market:{f}", cube_row(read.of(f"market:{f}")), f"market:{f}")
+        hands, shown = [], []
+        for p in range(players):
+            for s in range(SLOTS):
+                card, cubes = self._card(read.rows(f"slot:{p}:{s}"))
+                put(f"slot:{p}:{s}", card, f"slot:{p}:{s}")
+                if card.label != "":  # a card there (or unknown): its order
+                    put(f"order:{p}:{s}", cubes, f"slot:{p}:{s}")
+            put(f"supply:{p}", cube_row(read.of(f"supply:{p}")), f"supply:{p}")
+            lemons, flowers = tile_row(read.of(f"tiles:{p}"))
+            put(f"lemons:{p}", lemons, f"tiles:{p}")
+            put(f"flowers:{p}", flowers, f"tiles:{p}")
+            put(f"served:{p}", self._pile(read, image, view, gains, "served", f"served:{p}", p), f"served:{p}")
+            hands.append((self._pile(read, image, view, gains, "hand", f"hand:{p}", p), f"hand:{p}"))
+            shown.append((self._card(read.rows(f"revealed:{p}"))[0], f"revealed:{p}"))
+        put("hand", *_welcoming(hands, "0"))
+        put("revealed", *_welcoming(shown, ""))
+        return items, places
+
+    def _card(self, rows: list[np.ndarray]) -> tuple[Read, Read]:
+        """A guest card's place from its spots' probabilities (dish fields, points, wait, ability)."""
+        blank = [float(row[-2] / max(row[:-1].sum(), 1e-12)) for row in rows]
+        if min(blank) >= SURELY_BLANK:  # every spot surely blank: no card (the common case, fast)
+            return Read("", min(blank)), UNREAD
+        dishes = CARD_GROUPS.count(DISH)
+        card, cubes = decode_card(np.stack(rows[:dishes]), rows[dishes], rows[dishes + 1], rows[dishes + 2],
+                                  self.cards)
+        if card.label is not None and card.confidence < self.min_confidence:
+            return UNREAD, UNREAD
+        return card, cubes
+
+    def _pile(self, read: Spots, image, view, gains, pile: str, place: str, p: int) -> Read:
+        """How many cards lie shingled in ``pile``: edges at the full step up to the first
+        blank place; when every place shows an edge, the closer steps of longer piles."""
+        probs = read.of(place)
+        covered = probs[:, 2] >= UNKNOWN_AT
+        blank = ~covered & (probs[:, 1] > probs[:, 0])
+        stop = int(np.argmax(blank)) if np.any(blank) else len(probs) - 1
+        if np.any(covered[:stop + 1]):
+            return UNREAD
+        full = self.zones.full_step_count(pile)
+        scores = {n: pile_score(probs, n) for n in range(full + 1)}
+        best = max(scores, key=scores.get)
+        if best == full and probs[full].argmax() == 0:
+            seat = self.zones.seats(max(self.zones.player_counts(view.table_mm)))[p]
+            longer = [s for n in range(full + 1, self.zones.data[pile]["max"] + 1)
+                      for s in self.zones.edge_spots(pile, f"{n}", seat, n, n + 1)]
+            more = Spots(self.classifier, image, view, longer, gains)
+            for n in range(full + 1, self.zones.data[pile]["max"] + 1):
+                scores[n] = pile_score(more.of(f"{n}"), n)
+            best = max(scores, key=scores.get)
+        total = np.exp(np.array(list(scores.values())) - max(scores.values()))
+        return Read(str(best), float(1.0 / total.sum()))
+
+
+def _welcoming(reads: list[tuple[Read, str]], nothing: str) -> tuple[Read, str]:
+    """The welcoming player's hand or revealed card: lies at one seat only (the active
+    player's); the surest seat showing something, else unknown if any seat is covered, else
+    ``nothing``."""
+    some = [r for r in reads if r[0].label not in (None, nothing)]
+    if some:
+        return max(some, key=lambda r: r[0].confidence)
+    covered = [r for r in reads if r[0].label is None]
+    if covered:
+        return covered[0]
+    return Read(nothing, min(r.confidence for r, _ in reads)), reads[0][1]

@@ -1,0 +1,183 @@
+"""From the spot classifier's probabilities to Da Luigi's observation labels (pure numpy).
+
+Every function takes, per spot, the probabilities of the labels its group allows
+(:data:`~.daluigi_labels.ALLOWED`, ``blank`` and ``unknown`` last) and returns a label with a
+confidence, or ``None`` where something needed is covered (the place is then unknown). The
+rules' structure is used, never guessed past: cubes and tiles lie in a row from its first
+place, so a row is read up to its first blank place; a guest card is the catalogue card that
+best explains its dish fields and marks (:func:`decode_card`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...rules.daluigi.catalogue import ABILITIES, COLOURS, MAX_DISHES, POINTS_RANGE, SEGMENTS, Deck, cubes_label
+
+#: A spot counts as covered when ``unknown`` is at least this probable.
+UNKNOWN_AT = 0.7
+#: Smallest probability used in a logarithm.
+TINY = 1e-9
+#: Weight of a cube of another colour lying on a dish field, against the field's own colour
+#: (the twin and the rules allow it, as a flagged placement; it is rare).
+OTHER_CUBE_WEIGHT = 0.05
+#: How much each printed mark counts in telling cards apart (its log-probability's weight):
+#: the points digit is 4-5 px high in a 1280x720 view of the whole table and read least
+#: surely; the dish colours count fully.
+MARK_WEIGHTS = {"points": 0.5, "wait": 1.0, "ability": 1.0}
+
+
+@dataclass(frozen=True)
+class Read:
+    """One place read: its label (None: unknown) and confidence in [0, 1]."""
+
+    label: str | None
+    confidence: float
+
+
+UNREAD = Read(None, 0.0)
+
+
+def _known(p: np.ndarray) -> np.ndarray | None:
+    """Rows without the ``unknown`` column, renormalised; None when any row is most likely unknown."""
+    if len(p) and np.any(p[:, -1] >= UNKNOWN_AT):
+        return None
+    q = p[:, :-1]
+    return q / np.maximum(q.sum(axis=1, keepdims=True), TINY)
+
+
+def read_row(p: np.ndarray, names: tuple[str, ...]) -> tuple[list[str], float] | None:
+    """Things lying in a row from its first place: ``p`` (N, len(names) + 2) probabilities over
+    ``names``, blank, unknown. Returns (the names up to the first blank place, confidence), or
+    None when a place up to there is covered."""
+    out: list[str] = []
+    conf = 1.0
+    for row in p:
+        if row[-1] >= UNKNOWN_AT:
+            return None
+        q = row[:-1] / max(float(row[:-1].sum()), TINY)
+        best = int(q.argmax())
+        conf = min(conf, float(q[best]))
+        if best == len(names):
+            return out, conf
+        out.append(names[best])
+    return out, conf
+
+
+def cube_row(p: np.ndarray) -> Read:
+    """A row of cube places (market field, supply) -> a cube label (colours in rules order)."""
+    row = read_row(p, COLOURS)
+    if row is None:
+        return UNREAD
+    names, conf = row
+    counts = tuple(names.count(c) for c in COLOURS)
+    return Read(cubes_label(counts), conf)
+
+
+def tile_row(p: np.ndarray) -> tuple[Read, Read]:
+    """A player's tile places -> (lemons, flowers) counts; tiles are all of one side."""
+    row = read_row(p, ("flower", "lemon"))
+    if row is None:
+        return UNREAD, UNREAD
+    names, conf = row
+    n = len(names)
+    if n:
+        known = p[:n, :2] / np.maximum(p[:n, :2].sum(axis=1, keepdims=True), TINY)
+        flower = float(np.exp(np.log(known[:, 0] + TINY).sum()))
+        lemon = float(np.exp(np.log(known[:, 1] + TINY).sum()))
+        side_conf = max(flower, lemon) / max(flower + lemon, TINY)
+        lemons, flowers = (0, n) if flower > lemon else (n, 0)
+        conf = min(conf, side_conf)
+    else:
+        lemons = flowers = 0
+    return Read(str(lemons), conf), Read(str(flowers), conf)
+
+
+def pile_score(p: np.ndarray, n: int) -> float:
+    """Mean log-likelihood that spots ``p`` (edge, blank, unknown) show ``n`` card edges then none."""
+    known = p[:, :2] / np.maximum(p[:, :2].sum(axis=1, keepdims=True), TINY)
+    score = float(np.log(known[:n, 0] + TINY).sum())
+    if n < len(known):
+        score += float(np.log(known[n, 1] + TINY))
+    return score / (min(n, len(known) - 1) + 1)
+
+
+@dataclass(frozen=True)
+class CardTable:
+    """The catalogue as arrays, for scoring every card at once.
+
+    Attributes
+    ----------
+    ids : tuple of str
+    dishes : ndarray (cards, MAX_DISHES) int
+        Colour index of each dish field (in rules order), -1 where the card has none.
+    points, wait, ability : ndarray (cards,) int
+        Index of each card's mark among the points, waiting times and abilities.
+    """
+
+    ids: tuple[str, ...]
+    dishes: np.ndarray
+    points: np.ndarray
+    wait: np.ndarray
+    ability: np.ndarray
+
+    @classmethod
+    def of(cls, deck: Deck) -> CardTable:
+        ids = tuple(sorted(deck.cards))
+        dishes = np.full((len(ids), MAX_DISHES), -1, np.int64)
+        for i, cid in enumerate(ids):
+            card = deck.card(cid)
+            colours = [k for k, n in enumerate(card.order) for _ in range(n)]
+            dishes[i, :len(colours)] = colours
+        cards = [deck.card(cid) for cid in ids]
+        return cls(ids, dishes, np.array([c.points - POINTS_RANGE[0] for c in cards]),
+                   np.array([SEGMENTS.index(c.wait) for c in cards]),
+                   np.array([ABILITIES.index(c.ability) for c in cards]))
+
+
+def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability: np.ndarray,
+                table: CardTable) -> tuple[Read, Read]:
+    """A guest card's place -> (card id or "" for none, the cubes on its order fields).
+
+    Parameters
+    ----------
+    dish : ndarray (MAX_DISHES, 14)
+        Per dish field: cube colours (6), printed field colours (6), blank, unknown.
+    points, wait, ability : ndarray (labels + 2,)
+        The marks' probabilities (their labels, blank, unknown).
+    """
+    rows = [_known(dish), _known(points[None]), _known(wait[None]), _known(ability[None])]
+    if any(r is None for r in rows):
+        return UNREAD, UNREAD
+    d, pts, wt, ab = rows[0], rows[1][0], rows[2][0], rows[3][0]
+    colours = len(COLOURS)
+    cube, field, blank = d[:, :colours], d[:, colours:2 * colours], d[:, 2 * colours]
+    log_blank = np.log(blank + TINY)
+    # empty place: everything blank
+    w_pts, w_wt, w_ab = (MARK_WEIGHTS[k] for k in ("points", "wait", "ability"))
+    empty = float(log_blank.sum() + w_pts * np.log(pts[-1] + TINY) + w_wt * np.log(wt[-1] + TINY)
+                  + w_ab * np.log(ab[-1] + TINY))
+    # every card: its marks and, per dish field, its colour printed or covered by a cube
+    other = cube.sum(axis=1, keepdims=True) - cube
+    fits = np.log(field + cube + OTHER_CUBE_WEIGHT * other + TINY)  # (MAX_DISHES, colours)
+    has = table.dishes >= 0
+    per_field = np.where(has, fits[np.arange(MAX_DISHES)[None, :], np.maximum(table.dishes, 0)], log_blank[None, :])
+    scores = (per_field.sum(axis=1) + w_pts * np.log(pts[table.points] + TINY) + w_wt * np.log(wt[table.wait] + TINY)
+              + w_ab * np.log(ab[table.ability] + TINY))
+    every = np.concatenate([[empty], scores])
+    post = np.exp(every - every.max())
+    post /= post.sum()
+    best = int(post.argmax())
+    conf = float(post[best])
+    if best == 0:
+        return Read("", conf), UNREAD
+    k = best - 1
+    counts = [0] * colours
+    for j in range(MAX_DISHES):
+        if table.dishes[k, j] >= 0 and cube[j].sum() > field[j, table.dishes[k, j]]:
+            counts[int(cube[j].argmax())] += 1
+    cube_conf = min([conf] + [float(max(cube[j].sum(), field[j].sum())) for j in range(MAX_DISHES)
+                              if table.dishes[k, j] >= 0])
+    return Read(table.ids[k], conf), Read(cubes_label(tuple(counts)), cube_conf)

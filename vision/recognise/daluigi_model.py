@@ -1,0 +1,16 @@
+"""The Da Luigi spot classifier: its name and how a spot becomes its input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...models.card import CropSettings, Preprocessing
+
+#: The shipped classifier (``models/daluigi-spots.onnx`` and its card).
+MODEL_NAME = "daluigi-spots"
+#: A spot's box (already sized in mm by the zones, so no margin) at 16 x 16 px: a cube of
+#: 10 mm is 6-8 px in a 1280x720 view of the whole table, the box about twice that.
+PREPROCESSING = Preprocessing(input_size=(16, 16), colour="rgb", mean=(0.5, 0.5, 0.5), std=(0.25, 0.25, 0.25),
+                              crop=CropSettings(region="quad", margin=0.0))
+#: Folder of the shipped models.
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
