@@ -1,0 +1,73 @@
+"""The lattice from its cells (upright views): columns and rows where the cells are, seams
+kept, hidden lines filled in, a centred board completed; and the cell blobs of a mask."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tableref.vision.lattice_cells import aligned_lattice, square_blobs
+
+CELL = 36.0
+
+
+def centres(cols, rows, hidden=(), jitter=0.0, seed=0):
+    rng = np.random.default_rng(seed)
+    pts = [(x, y) for x in cols for y in rows if (x, y) not in hidden]
+    return np.array(pts) + rng.uniform(-jitter, jitter, (len(pts), 2))
+
+
+def seamed(n, start=100.0, seam=4.8, section=4):
+    """Centres of ``n`` columns, a seam every ``section`` columns."""
+    return [start + k * CELL + seam * (k // section) for k in range(n)]
+
+
+CASES = [
+    # name, column xs, row ys, hidden cells, expected (rows, columns), found flags of columns
+    ("plain 4x6", seamed(6, seam=0.0), seamed(4, seam=0.0), (), (4, 6), [True] * 6),
+    ("sections a seam apart", seamed(12), seamed(8), (), (8, 12), [True] * 12),
+    ("a wholly hidden column is filled in", seamed(8), seamed(4),
+     tuple((seamed(8)[3], y) for y in seamed(4)), (4, 8), [True, True, True, False, True, True, True, True]),
+]
+
+
+@pytest.mark.parametrize("name, xs, ys, hidden, shape, found", CASES)
+def test_columns_and_rows_where_the_cells_are(name, xs, ys, hidden, shape, found):
+    lat = aligned_lattice(centres(xs, ys, hidden, jitter=1.5, seed=len(name)), CELL)
+    assert (len(lat.rows), len(lat.columns)) == shape
+    assert lat.found_columns.tolist() == found
+    assert np.abs(lat.columns - np.array(xs)).max() < 3.0
+    assert abs(lat.cell - CELL) < 1.5
+
+
+def test_lone_blobs_elsewhere_are_not_columns():
+    pts = np.concatenate([centres(seamed(6), seamed(4), jitter=1.0), [[900.0, 500.0], [60.0, 700.0]]])
+    lat = aligned_lattice(pts, CELL)
+    assert (len(lat.rows), len(lat.columns)) == (4, 6)
+
+
+@pytest.mark.parametrize("shift, added", [(0.0, 0), (2 * CELL, 2), (-CELL, 1)])
+def test_centred_board_gets_its_hidden_side(shift, added):
+    xs = seamed(8, start=200.0, seam=0.0)
+    middle = (xs[0] + xs[-1]) / 2
+    lat = aligned_lattice(centres(xs, seamed(4, seam=0.0)), CELL)
+    # the board's left (or right) columns hidden: only those past ``shift`` show
+    keep = [x for x in xs if (x >= xs[0] + shift if shift >= 0 else x <= xs[-1] + shift)]
+    part = aligned_lattice(centres(keep, seamed(4, seam=0.0)), CELL).centred((middle, 0.0))
+    assert len(part.columns) == len(lat.columns) and (~part.found_columns).sum() == added
+
+
+def test_too_few_cells_is_no_lattice():
+    assert aligned_lattice(np.array([[10.0, 10.0]]), CELL) is None
+    assert aligned_lattice(centres([100.0], seamed(5)), CELL) is None
+
+
+def test_square_blobs_keep_cell_sized_squares():
+    mask = np.zeros((200, 300), np.uint8)
+    mask[10:40, 10:40] = 1      # a cell
+    mask[10:40, 60:150] = 1     # a long bar: no
+    mask[100:108, 100:108] = 1  # a speck: no
+    mask[120:150, 200:226] = 1  # a card's half: yes
+    found = square_blobs(mask, CELL)
+    assert sorted(np.round(found[:, :2]).astype(int).tolist()) == [[24, 24], [212, 134]]
+    assert sorted(found[:, 2:].astype(int).tolist()) == [[26, 30], [30, 30]]  # width, height

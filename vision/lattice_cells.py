@@ -1,0 +1,230 @@
+"""A lattice from its cells, for a view that looks straight down with the lattice upright.
+
+Where the board is already seen from above and square to the image (a table rectified from
+its markers, the board laid along the table's edges), a lattice is found from its cells
+rather than its lines: each cell is a square blob (a mask of "cell-like" pixels, split into
+components), and the blobs' centres fall into columns and rows. Nothing assumes even
+spacing: each column and row is where its own cells are, so a board of sections a seam apart
+(or of any shape of sections whose rows and columns line up) comes out as it is. Columns or
+rows that show no cell at all (a hand over them) are filled in at the usual spacing between
+the ones found.
+
+Coordinates are image pixels (x right, y down).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: A blob is a cell when its bounding box is this share of a cell a side (a card's coloured
+#: half is about 0.75 x 0.85 of a space, less a thinned rim), and it fills at least FILL_MIN
+#: of the box (a token standing on a space or a rounded corner takes some; a grain of wood
+#: of about the right size is ragged).
+BLOB_SIDE = (0.5, 1.1)
+FILL_MIN = 0.7
+#: A blob at least this share of a cell a side is a whole cell (a cell cut by a hand over it
+#: is smaller, and its centre lies off its column's).
+WHOLE_SHARE = 0.78
+#: Centres closer than this share of a cell are one column (or row).
+CLUSTER_SHARE = 0.4
+#: A column needs at least this many cells (a lone card lying elsewhere is not a column).
+MIN_CELLS_PER_LINE = 2
+#: Columns further apart than this many cells belong to different things (up to two wholly
+#: hidden columns between two found ones are filled in).
+MAX_STEP = 3.4
+#: Lines more than a cell apart must be a whole number of cells apart, within this share of
+#: a cell (a seam or two adds about a seventh), else they are not one board.
+OFF_PITCH = 0.3
+#: Spacings within this range (shares of a cell) count as "neighbours" for the typical step.
+NEIGHBOUR_STEP = (0.8, 1.3)
+#: The two sides of a centred board may differ by this share of a cell before a hidden
+#: column is added on the shorter side (seen through a lens without its profile, a board's
+#: middle lies up to about half a cell from the table's).
+CENTRE_SLACK = 0.75
+
+
+@dataclass(frozen=True, eq=False)
+class AlignedLattice:
+    """Column and row centres of an upright lattice.
+
+    Attributes
+    ----------
+    columns : ndarray (C,) float64
+        x of each column's centre (px), left to right.
+    rows : ndarray (R,) float64
+        y of each row's centre (px), top to bottom.
+    cell : float
+        Side of a cell (px): the usual distance between neighbouring centres.
+    found_columns, found_rows : ndarray (C,), (R,) bool
+        Which columns and rows showed cells (the others were filled in).
+    bend : ndarray (2, 6) or None
+        How far each cell's centre lies from its column's and row's (a lens bends a board's
+        straight lines): per image axis, a quadratic in the centre's position (see
+        :func:`_bend_terms`), fitted to the whole cells; None: straight.
+    """
+
+    columns: np.ndarray
+    rows: np.ndarray
+    cell: float
+    found_columns: np.ndarray
+    found_rows: np.ndarray
+    bend: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.columns.shape != self.found_columns.shape or self.rows.shape != self.found_rows.shape:
+            raise ValueError("aligned lattice: found flags must match the columns and rows")
+        if not self.cell > 0:
+            raise ValueError(f"aligned lattice: cell side must be positive, got {self.cell}")
+
+    def centres(self) -> np.ndarray:
+        """(R, C, 2): each cell's centre, bends included."""
+        x, y = np.meshgrid(self.columns, self.rows)
+        centres = np.stack([x, y], -1)
+        if self.bend is not None:
+            centres = centres + _bend_terms(centres) @ self.bend.T
+        return centres
+
+    def quads(self) -> np.ndarray:
+        """(R, C, 4, 2): each cell's corners, top-left, top-right, bottom-right, bottom-left."""
+        c = self.centres()
+        x, y = c[..., 0], c[..., 1]
+        h = self.cell / 2
+        return np.stack([np.stack([x - h, y - h], -1), np.stack([x + h, y - h], -1),
+                         np.stack([x + h, y + h], -1), np.stack([x - h, y + h], -1)], axis=2)
+
+    def centred(self, centre: tuple[float, float]) -> "AlignedLattice":
+        """This lattice with hidden columns and rows added on its shorter side until it lies
+        about evenly around ``centre`` (x, y)."""
+        cols, fc = _even_about(self.columns, self.found_columns, centre[0], self.cell)
+        rows, fr = _even_about(self.rows, self.found_rows, centre[1], self.cell)
+        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend)
+
+
+def _even_about(centres: np.ndarray, found: np.ndarray, middle: float, step: float) -> tuple[np.ndarray, np.ndarray]:
+    c, f = list(centres), list(found)
+    for _ in range(len(centres)):  # never more than doubles
+        before, after = middle - c[0], c[-1] - middle
+        if after - before > CENTRE_SLACK * step:
+            c.insert(0, c[0] - step)
+            f.insert(0, False)
+        elif before - after > CENTRE_SLACK * step:
+            c.append(c[-1] + step)
+            f.append(False)
+        else:
+            break
+    return np.array(c), np.array(f, bool)
+
+
+def square_blobs(mask: np.ndarray, cell_px: float) -> np.ndarray:
+    """The blobs of ``mask`` (h, w, nonzero = cell-like) that are cell-sized squares (see
+    :data:`BLOB_SIDE`, :data:`FILL_MIN`): (N, 4) centre x, centre y, width, height (px)."""
+    _, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    w, h, area = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_AREA]
+    lo, hi = BLOB_SIDE[0] * cell_px, BLOB_SIDE[1] * cell_px
+    keep = (w >= lo) & (w <= hi) & (h >= lo) & (h <= hi) & (area >= FILL_MIN * w * h)
+    return np.column_stack([centroids[1:][keep], w[keep], h[keep]]).astype(np.float64)
+
+
+def aligned_lattice(blobs: np.ndarray, cell_px: float) -> AlignedLattice | None:
+    """The lattice whose cells are these ``blobs``: (N, 2) centres, or (N, 4) centres and
+    sizes (as :func:`square_blobs` gives; whole cells then place their lines, cells cut by
+    something over them only count), cells about ``cell_px`` a side; None when no two
+    columns and two rows line up."""
+    if len(blobs) < MIN_CELLS_PER_LINE:
+        return None
+    pts = np.asarray(blobs, np.float64)
+    whole = (np.ones(len(pts), bool) if pts.shape[1] < 4
+             else np.minimum(pts[:, 2], pts[:, 3]) >= WHOLE_SHARE * cell_px)
+    pts = pts[:, :2]
+    cols = _axis(pts[:, 0], whole, cell_px)
+    rows = None
+    for _ in range(2):  # each axis keeps only the cells inside the other's span
+        if cols is None:
+            return None
+        inside = _within(pts[:, 0], cols[0], cell_px)
+        rows = _axis(pts[inside, 1], whole[inside], cell_px)
+        if rows is None:
+            return None
+        inside = _within(pts[:, 1], rows[0], cell_px)
+        cols = _axis(pts[inside, 0], whole[inside], cell_px)
+    if cols is None or rows is None:
+        return None
+    step = float(np.median(np.concatenate([cols[2], rows[2]])))
+    straight = AlignedLattice(cols[0], rows[0], step, cols[1], rows[1])
+    return AlignedLattice(cols[0], rows[0], step, cols[1], rows[1], _fit_bend(straight, pts[whole]))
+
+
+#: Bends are fitted when at least this many whole cells lie within BEND_REACH of a cell of
+#: the straight lattice (shares of a cell), and kept within MAX_BEND of a cell.
+MIN_BEND_CELLS, BEND_REACH, MAX_BEND = 12, 0.3, 0.3
+#: Positions are scaled by this (px) in the bend's quadratic, to keep its terms near 1.
+BEND_SCALE = 500.0
+
+
+def _bend_terms(pts: np.ndarray) -> np.ndarray:
+    """The quadratic terms (..., 6) of positions (..., 2): 1, x, y, x^2, xy, y^2 (x, y scaled)."""
+    x, y = pts[..., 0] / BEND_SCALE, pts[..., 1] / BEND_SCALE
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], -1)
+
+
+def _fit_bend(lattice: AlignedLattice, whole: np.ndarray) -> np.ndarray | None:
+    """The quadratic (2, 6) that carries the straight lattice's cell centres onto the whole
+    cells' own centres (N, 2), or None when too few lie near a cell."""
+    centres = lattice.centres().reshape(-1, 2)
+    if not len(whole) or not len(centres):
+        return None
+    d = np.linalg.norm(whole[:, None, :] - centres[None, :, :], axis=2)
+    nearest = d.argmin(axis=1)
+    near = d[np.arange(len(whole)), nearest] <= BEND_REACH * lattice.cell
+    if near.sum() < MIN_BEND_CELLS:
+        return None
+    at = centres[nearest[near]]
+    terms = _bend_terms(at)
+    bend = np.linalg.lstsq(terms, whole[near] - at, rcond=None)[0].T
+    shift = _bend_terms(centres) @ bend.T
+    if np.abs(shift).max() > MAX_BEND * lattice.cell:
+        return None
+    return bend
+
+
+def _within(values: np.ndarray, centres: np.ndarray, cell_px: float) -> np.ndarray:
+    return (values >= centres[0] - cell_px / 2) & (values <= centres[-1] + cell_px / 2)
+
+
+def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(centres, found flags, neighbour spacings) of the longest chain of lines among 1-D
+    ``values`` (``whole``: the cells that place their line); lines that show no cell are
+    filled in between found ones."""
+    if len(values) < MIN_CELLS_PER_LINE:
+        return None
+    order = np.argsort(values)
+    v, full = values[order], whole[order]
+    cuts = np.nonzero(np.diff(v) > CLUSTER_SHARE * cell_px)[0] + 1
+    groups = [(g, f) for g, f in zip(np.split(v, cuts), np.split(full, cuts)) if len(g) >= MIN_CELLS_PER_LINE]
+    lines = np.array([np.median(g[f]) if f.any() else np.median(g) for g, f in groups])
+    counts = np.array([len(g) for g, _ in groups])
+    if len(lines) < 2:
+        return None
+    gaps = np.diff(lines)
+    steps = gaps / cell_px
+    # lines further apart than MAX_STEP cells, or not a whole number of cells apart, are not one board
+    off_pitch = (steps > NEIGHBOUR_STEP[1]) & (np.abs(steps - np.round(steps)) > OFF_PITCH)
+    cuts = np.nonzero((gaps > MAX_STEP * cell_px) | off_pitch)[0] + 1
+    chains = list(zip(np.split(lines, cuts), np.split(counts, cuts)))
+    chain = max(chains, key=lambda lc: lc[1].sum())[0]
+    if len(chain) < 2:
+        return None
+    gaps = np.diff(chain)
+    near = gaps[(gaps >= NEIGHBOUR_STEP[0] * cell_px) & (gaps <= NEIGHBOUR_STEP[1] * cell_px)]
+    step = float(np.median(near)) if len(near) else cell_px
+    centres, found = [chain[0]], [True]
+    for a, b in zip(chain[:-1], chain[1:]):
+        missing = max(0, int(round((b - a) / step)) - 1)
+        centres += list(a + (b - a) * np.arange(1, missing + 1) / (missing + 1))
+        found += [False] * missing
+        centres.append(b)
+        found.append(True)
+    return np.array(centres), np.array(found, bool), near
