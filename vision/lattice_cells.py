@@ -35,6 +35,11 @@ MIN_CELLS_PER_LINE = 2
 #: Columns further apart than this many cells belong to different things (up to two wholly
 #: hidden columns between two found ones are filled in).
 MAX_STEP = 3.4
+#: Chains of columns this many cells apart or closer join into one board when the other chain
+#: has at least JOIN_DENSITY of the cells per column of the first
+MAX_JOIN, JOIN_DENSITY = 6.5, 0.65
+#: ...and has at least this many columns (a player's cards beside the board make one).
+MIN_JOIN_LINES = 2
 #: Lines more than a cell apart must be a whole number of cells apart, within this share of
 #: a cell (a seam or two adds about a seventh), else they are not one board.
 OFF_PITCH = 0.3
@@ -190,6 +195,26 @@ def _fit_bend(lattice: AlignedLattice, whole: np.ndarray) -> np.ndarray | None:
     return bend
 
 
+def _joined(chains: list, best: int, cell_px: float) -> np.ndarray:
+    """Chain ``best`` joined with its neighbouring chains across wider gaps (an arm over the
+    board hides several columns), where the gap is a whole number of cells and the neighbour
+    is about as dense in cells as the chain itself (a player's cards beside the board are not)."""
+    lo = hi = best
+    density = chains[best][1].sum() / len(chains[best][0])
+    for step in (-1, 1):
+        k = best
+        while 0 <= k + step < len(chains):
+            near, far = (chains[k + step], chains[k]) if step < 0 else (chains[k], chains[k + step])
+            gap = (far[0][0] - near[0][-1]) / cell_px
+            other = chains[k + step]
+            if (gap > MAX_JOIN or abs(gap - round(gap)) > OFF_PITCH or len(other[0]) < MIN_JOIN_LINES
+                    or other[1].sum() / len(other[0]) < JOIN_DENSITY * density):
+                break
+            k += step
+        lo, hi = (k, hi) if step < 0 else (lo, k)
+    return np.concatenate([c for c, _ in chains[lo:hi + 1]])
+
+
 def _within(values: np.ndarray, centres: np.ndarray, cell_px: float) -> np.ndarray:
     return (values >= centres[0] - cell_px / 2) & (values <= centres[-1] + cell_px / 2)
 
@@ -214,7 +239,7 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
     off_pitch = (steps > NEIGHBOUR_STEP[1]) & (np.abs(steps - np.round(steps)) > OFF_PITCH)
     cuts = np.nonzero((gaps > MAX_STEP * cell_px) | off_pitch)[0] + 1
     chains = list(zip(np.split(lines, cuts), np.split(counts, cuts)))
-    chain = max(chains, key=lambda lc: lc[1].sum())[0]
+    chain = _joined(chains, int(np.argmax([c.sum() for _, c in chains])), cell_px)
     if len(chain) < 2:
         return None
     gaps = np.diff(chain)

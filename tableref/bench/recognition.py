@@ -162,6 +162,9 @@ def _shots(seeds: list[int]):
 def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None,
         game: str = "dolcevita") -> list[Figure]:
     """Read ``scenes`` renders (seeds ``seed``..) of ``game`` and measure error, exact scenes and time."""
+    if game == "ligretto":
+        from . import recognition_ligretto
+        return recognition_ligretto.run(scenes, seed, recogniser, progress)
     if game == "daluigi":
         from . import recognition_daluigi
         return recognition_daluigi.run(scenes, seed, recogniser, progress)

@@ -1,4 +1,4 @@
-"""``tableref analyze IMAGE --game dolcevita|daluigi``: read one photograph as a game observation.
+"""``tableref analyze IMAGE --game dolcevita|ligretto|daluigi``: read one photograph as a game observation.
 
 Prints the observation as JSON (every item with label, place and confidence, plus the
 number of players, the play area and the markers used); ``--annotate OUT.png`` draws each
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-_GAMES = ("dolcevita", "daluigi")
+_GAMES = ("dolcevita", "ligretto", "daluigi")
 
 
 @click.command("analyze")
@@ -35,6 +35,9 @@ def command(image: Path, game: str, profile: Path | None, players: int | None, a
 
     prof = load_profile(profile) if profile is not None else None
     picture = read_image(image)
+    if game == "ligretto":
+        _ligretto(picture, prof, annotate)
+        return
     if game == "daluigi":
         _daluigi(picture, prof, players, annotate)
         return
@@ -44,6 +47,21 @@ def command(image: Path, game: str, profile: Path | None, players: int | None, a
     if annotate is not None:
         write_image(annotate, draw(picture, result))
     click.echo(json.dumps(result.to_json(), indent=2))
+
+
+def _ligretto(picture, prof, annotate: Path | None) -> None:
+    """Ligretto: every board space read (cover, owner, colour, token), the cards paired, and
+    the rules' observation."""
+    from ..vision.imageio import write_image
+    from ..vision.recognise.ligretto import LigrettoRecogniser, draw
+    from ..vision.recognise.ligretto_board import find_board, locate_ligretto, zones_for
+
+    zones = zones_for(prof)
+    find_board(picture, locate_ligretto(picture, prof, zones), zones)  # refuses bad input before any model loads
+    reading = LigrettoRecogniser.open(profile=prof).read(picture, prof)
+    if annotate is not None:
+        write_image(annotate, draw(picture, reading))
+    click.echo(json.dumps(reading.to_json(), indent=2))
 
 
 def _daluigi(picture, prof, players: int | None, annotate: Path | None) -> None:

@@ -17,7 +17,7 @@ from ..bench import format_table, machine
                    "recognition latency of a settled scene, time from a placement to its event on the page.")
 @click.option("--recognition", "do_recognition", is_flag=True,
               help="Recogniser accuracy and time on fresh renders (with --game).")
-@click.option("--game", "recognition_game", type=click.Choice(("dolcevita", "daluigi")),
+@click.option("--game", "recognition_game", type=click.Choice(("dolcevita", "ligretto", "daluigi")),
               default="dolcevita",
               show_default=True, help="Game for --recognition and --flags.")
 @click.option("--flags", "do_flags", is_flag=True,

@@ -51,6 +51,7 @@ RecogniserFactory = Callable[[], Recogniser]
 BUILTIN: dict[str, str] = {
     "dolcevita": "tableref.vision.recognise.dolcevita_live:live_recogniser",
     "daluigi": "tableref.vision.recognise.daluigi_live:live_recogniser",
+    "ligretto": "tableref.vision.recognise.ligretto:recogniser",
 }
 
 _registry: dict[str, RecogniserFactory] = {}

@@ -28,6 +28,8 @@ CASES = [
     ("sections a seam apart", seamed(12), seamed(8), (), (8, 12), [True] * 12),
     ("a wholly hidden column is filled in", seamed(8), seamed(4),
      tuple((seamed(8)[3], y) for y in seamed(4)), (4, 8), [True, True, True, False, True, True, True, True]),
+    ("an arm over four columns: both parts are one board", seamed(12), seamed(4),
+     tuple((x, y) for x in seamed(12)[3:7] for y in seamed(4)), (4, 12), [True] * 3 + [False] * 4 + [True] * 5),
 ]
 
 
@@ -41,7 +43,9 @@ def test_columns_and_rows_where_the_cells_are(name, xs, ys, hidden, shape, found
 
 
 def test_lone_blobs_elsewhere_are_not_columns():
-    pts = np.concatenate([centres(seamed(6), seamed(4), jitter=1.0), [[900.0, 500.0], [60.0, 700.0]]])
+    # stray blobs, and a player's column of cards four cells beside the board
+    beside = [[seamed(6)[-1] + 4 * CELL, y] for y in seamed(4)]
+    pts = np.concatenate([centres(seamed(6), seamed(4), jitter=1.0), [[900.0, 500.0], [60.0, 700.0]], beside])
     lat = aligned_lattice(pts, CELL)
     assert (len(lat.rows), len(lat.columns)) == (4, 6)
 

@@ -1,0 +1,246 @@
+"""The ``ligretto-cells`` and ``ligretto-tokens`` recipes: Ligretto's space classifiers,
+trained on renders of the digital twin.
+
+Samples are the board's spaces as the camera shows them: each space's corners in the image
+come from the render's ground truth (the recogniser's own spaces lie within about 3 px of
+them; the augmentation shifts, scales and turns the crop by more than that). Cutting the
+samples where the recogniser finds the spaces instead was tried and read no better. Labels come from
+the rules state: what covers the space, whether a token stands on it. A space of which less
+than :data:`FIRM_SHARE_LOW` shows (a hand, an object) is ``hidden``; one between that and
+:data:`FIRM_SHARE_HIGH` is left out. Places one and two spaces beyond the board's edge are
+``off``; the halves of the cards on the players' boards and the unused jokers beside them add
+samples of every border style (a joker on the board is rare).
+
+Each crop is rolled by a random quarter turn (cards lie both ways on the board).
+
+Seeds: training renders ``TRAIN_SEED ..``, validation renders ``VAL_SEED ..`` (recorded in the
+cards); benchmarks and tests use ``TEST_SEED ..``, never used here. Each render's samples are
+cached as ``.npz`` under ``$TABLEREF_CACHE`` (default ``~/.cache/tableref``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from multiprocessing import get_context
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ...rules.ligretto.catalogue import BORDERS
+from ...rules.ligretto.state import FREE
+from ...vision.crop import crop_patches
+from ...vision.recognise.common import RecognitionError
+from ...vision.recognise.ligretto_board import locate_ligretto, zones_for
+from ...vision.recognise.ligretto_labels import (CELL_LABELS, CELLS_MODEL, EMPTY, HIDDEN, NO_TOKEN, OFF,
+                                                 PREPROCESSING, START, TOKEN, TOKEN_LABELS, TOKENS_MODEL,
+                                                 card_label, joker_label)
+from ..card import CropSettings, Preprocessing
+from .augment import Augmentation
+from .recipes import Recipe, register
+from .spots import SpotSample, cached_arrays, inner_quad, seeds_for, split_by_render
+
+log = logging.getLogger(__name__)
+
+#: Seed ranges: training renders, validation renders, and (never trained on) test renders.
+TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
+VAL_RATIO = 0.15
+#: Samples per render, roughly (to turn a sample count into a number of renders).
+SAMPLES_PER_RENDER = 170
+#: A space showing at least this share is read; below FIRM_SHARE_LOW it is hidden.
+FIRM_SHARE_HIGH, FIRM_SHARE_LOW = 0.65, 0.35
+#: Cached context around each sample: the quad plus this margin, at this size (h, w) px.
+CONTEXT_MARGIN, CONTEXT_SIZE = 0.5, (64, 64)
+CACHE_VERSION = "v1"
+WORKERS = 2
+
+
+#: A cell's sample: a :class:`~.spots.SpotSample` (it remembers its render's split).
+CellSample = SpotSample
+
+
+def cache_dir() -> Path:
+    root = Path(os.environ.get("TABLEREF_CACHE", Path.home() / ".cache" / "tableref"))
+    return root / "ligretto-cells" / CACHE_VERSION
+
+
+def _firm(shown: float, label: str) -> str | None:
+    if shown >= FIRM_SHARE_HIGH:
+        return label
+    return HIDDEN if shown < FIRM_SHARE_LOW else None
+
+
+def _upright(corners_px) -> np.ndarray:
+    """A region's corners (the twin lists them from the bottom-left, counter-clockwise seen
+    from above) in the crop's order: top-left first, clockwise, row 0 away from the camera."""
+    return np.asarray(corners_px, np.float64)[[3, 2, 1, 0], :2]
+
+
+def truth_samples(s) -> Iterator[tuple[np.ndarray, str, str]]:
+    """(quad in image px, cover label, token label) of every firm sample of a rendered state."""
+    from ...vision.synthetic.games.scene import is_foreign
+
+    state, labels = s.scene.state, s.labels()
+    board = state.board
+    regions = labels["regions"]
+    tokens = set(state.tokens)
+    quads = {}
+    for i in board.spaces():
+        r, c = board.cell(i)
+        region = regions[f"lig.cell.{r}.{c}"]
+        quad = _upright(region["corners_px"])
+        quads[r, c] = quad
+        n = state.cover[i]
+        if n == FREE:
+            cover = START if i in board.starts else EMPTY
+        else:
+            piece = state.pieces[n]
+            border = BORDERS[piece.player]
+            cover = card_label(border) if piece.kind == "card" else joker_label(border)
+        label = _firm(region["shown"], cover)
+        if label is not None:
+            yield quad, label, (HIDDEN if label == HIDDEN else TOKEN if i in tokens else NO_TOKEN)
+    foreign = np.zeros(int(s.render.labels.max()) + 1, bool)
+    for o in s.render.truth.objects:
+        foreign[o.label] = is_foreign(o.kind)
+    for quad in _off_board(quads, board.height, board.width):
+        label = _firm(1.0 - _covered_share(s.render.labels, foreign, quad), OFF)
+        if label is not None:
+            yield quad, label, (HIDDEN if label == HIDDEN else NO_TOKEN)
+    for o in labels["objects"]:
+        ident = o["ident"]
+        if o.get("shown", 0.0) < FIRM_SHARE_HIGH or not ident.startswith(("lig.onboard.", "lig.spare.")):
+            continue
+        p = np.asarray(o["polygon_px"], np.float64)
+        if ident.startswith("lig.spare."):
+            yield p, joker_label(o["params"]["border"]), NO_TOKEN
+        else:
+            top, bottom = (p[0] + p[1]) / 2, (p[3] + p[2]) / 2
+            for half in (np.array([p[0], top, bottom, p[3]]), np.array([top, p[1], p[2], bottom])):
+                yield half, card_label(o["params"]["border"]), NO_TOKEN
+
+
+def _off_board(quads: dict, rows: int, cols: int) -> Iterator[np.ndarray]:
+    """Places one and two spaces beyond each edge space of the board (px quads)."""
+    for (r, c), q in quads.items():
+        up, right = q[0] - q[3], q[1] - q[0]
+        for k in (1, 2):
+            if r == 0:
+                yield q + k * up
+            if r == rows - 1:
+                yield q - k * up
+            if c == 0:
+                yield q - k * right
+            if c == cols - 1:
+                yield q + k * right
+
+
+def _covered_share(label_image: np.ndarray, foreign: np.ndarray, quad: np.ndarray) -> float:
+    """Share of a quad covered by hands or objects, or outside the image."""
+    h, w = label_image.shape
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
+    inside = int(mask.sum())
+    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    if area < 1:
+        return 1.0
+    covered = int(foreign[label_image[mask.astype(bool)]].sum())
+    return float(min(1.0, (covered + max(area - inside, 0)) / area))
+
+
+def _context_prep() -> Preprocessing:
+    return Preprocessing(CONTEXT_SIZE, "bgr", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0), CropSettings("quad", CONTEXT_MARGIN))
+
+
+def _inner_quad(turns: int) -> np.ndarray:
+    """Where a sample's quad lies inside its cached context patch (px), rolled by ``turns``
+    quarter turns."""
+    return np.roll(inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN), turns, axis=0)
+
+
+def render_cells(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Render ``seed`` and cut every firm sample: (patches (N, 64, 64, 3) uint8, cover label
+    indices (N,), token label indices (N,)). A render whose markers cannot be found gives none."""
+    from ...vision.synthetic.dataset import sample
+
+    s = sample("ligretto", seed)
+    empty = (np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64), np.empty(0, np.int64))
+    try:
+        locate_ligretto(s.image, None, zones_for(None))
+    except RecognitionError:
+        return empty
+    found = list(truth_samples(s))
+    if not found:
+        return empty
+    patches = crop_patches(s.image, [q for q, _, _ in found], _context_prep())
+    cover = {label: i for i, label in enumerate(CELL_LABELS)}
+    token = {label: i for i, label in enumerate(TOKEN_LABELS)}
+    return (patches, np.array([cover[c] for _, c, _ in found], np.int64),
+            np.array([token[t] for _, _, t in found], np.int64))
+
+
+def _cached(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def make() -> dict[str, np.ndarray]:
+        patches, cover, token = render_cells(seed)
+        return {"patches": patches, "cover": cover, "token": token}
+
+    arrays = cached_arrays(cache_dir() / f"{seed}.npz", make)
+    return arrays["patches"], arrays["cover"], arrays["token"]
+
+
+def _build(which: str, seed: int, count: int) -> list[CellSample]:
+    train_seeds, val_seeds = seeds_for(count, SAMPLES_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
+    offset = seed - TRAIN_SEED
+    train_seeds = [s + offset for s in train_seeds]
+    todo = [s for s in train_seeds + val_seeds if not (cache_dir() / f"{s}.npz").is_file()]
+    if todo:
+        log.info("rendering %d Ligretto scenes into %s", len(todo), cache_dir())
+        with get_context("spawn").Pool(WORKERS) as pool:
+            for _ in pool.imap_unordered(_cached, todo, chunksize=4):
+                pass
+    rng = np.random.default_rng(seed)
+    labels = CELL_LABELS if which == "cover" else TOKEN_LABELS
+    samples: list[CellSample] = []
+    for split, seeds in (("train", train_seeds), ("val", val_seeds)):
+        for s in seeds:
+            patches, cover, token = _cached(s)
+            for p, i in zip(patches, cover if which == "cover" else token):
+                samples.append(CellSample(p, _inner_quad(int(rng.integers(4))), labels[i], None, split))
+    return samples
+
+
+def build_cells(seed: int, count: int) -> list[CellSample]:
+    """Cover samples of about ``count`` spaces (cached renders; see the module docstring)."""
+    return _build("cover", seed, count)
+
+
+def build_tokens(seed: int, count: int) -> list[CellSample]:
+    """Token samples of the same spaces."""
+    return _build("token", seed, count)
+
+
+MEASURED_ON = (f"spaces of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
+               f"{TRAIN_SEED}..), cut at the render's true space corners; not photographs of a real set")
+AUGMENT = Augmentation(temperature=0.3, brightness=0.3, blur_sigma=1.2, noise_std=6.0, rotation_deg=4.0,
+                       shift=0.12, scale=0.1)
+SAMPLES = 24_000
+
+CELLS_RECIPE = register(Recipe(
+    name=CELLS_MODEL,
+    description="Ligretto board spaces: empty, start mark, card or joker by border style, hidden, off the board",
+    labels=CELL_LABELS, preprocessing=PREPROCESSING, build=build_cells, samples=SAMPLES, val_fraction=VAL_RATIO,
+    measured_on=MEASURED_ON, augmentation=AUGMENT,
+    settings={"epochs": 8, "batch_size": 128, "learning_rate": 3e-3},
+    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(16, 32, 64, 96), pool_grid=2, split=split_by_render,
+))
+
+TOKENS_RECIPE = register(Recipe(
+    name=TOKENS_MODEL,
+    description="Ligretto board spaces: a black token standing on it or not (or hidden)",
+    labels=TOKEN_LABELS, preprocessing=PREPROCESSING, build=build_tokens, samples=SAMPLES, val_fraction=VAL_RATIO,
+    measured_on=MEASURED_ON, augmentation=AUGMENT,
+    settings={"epochs": 3, "batch_size": 128, "learning_rate": 3e-3},
+    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(8, 16, 32, 48), pool_grid=1, split=split_by_render,
+))

@@ -1,0 +1,212 @@
+"""Benchmark of the Ligretto recogniser on fresh renders of the digital twin (seeds never trained on).
+
+Scoring, per board space, against the render's truth (the rules state and how much of each
+space and token shows). A space carries three readings: what covers it (nothing, a card of
+which owner, a joker of which owner), the colour that shows (the card's half, else the
+board's own colour; none on a joker), and whether a token stands on it.
+
+* a *misread* is a reading the recogniser gives that the state contradicts (also any reading
+  of a place that is no space, or a space read at the wrong row or column);
+* a *miss* is a reading of a space the camera plainly shows (at least ``FIRM_SHARE_HIGH``
+  of it, and of its token) that the recogniser left unknown;
+* a space between half and ``FIRM_SHARE_HIGH`` visible may be read or left unknown.
+
+Per-space error = spaces with a misread or a miss / spaces of the board; a scene is exactly
+right when it has none. Card pairing (which two spaces a card covers) and the start marks are
+reported apart.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass
+from multiprocessing import get_context
+
+import numpy as np
+
+from ..models.training.ligretto import FIRM_SHARE_HIGH, TEST_SEED
+from ..rules.ligretto.observation import cell_view
+from ..vision.recognise.common import RecognitionError
+from . import Figure
+
+log = logging.getLogger(__name__)
+
+#: Processes rendering the test scenes, and renders made per turn (reading waits for them).
+RENDER_WORKERS, CHUNK = 2, 10
+#: Motion blur at least this long (px) makes a render "blurred".
+BLURRED_PX = 1.5
+
+
+@dataclass(frozen=True)
+class SpaceTruth:
+    """What one space shows: ``cover`` (none/card/joker), ``owner``, ``colour`` (the card's
+    half or the board's colour; None on a joker), ``token``; and how much of it (and of its
+    token) shows."""
+
+    cover: str
+    owner: int | None
+    colour: str | None
+    token: bool
+    start: bool
+    shown: float
+    token_shown: float
+
+
+@dataclass(frozen=True, eq=False)
+class Shot:
+    """What the benchmark keeps of one render: the image and its truth."""
+
+    seed: int
+    image: np.ndarray
+    spaces: dict
+    cards: tuple
+    blurred: bool
+
+
+def truth_of(sample) -> tuple[dict, tuple]:
+    """({(row, column): SpaceTruth}, cards as ((cell, cell), ...) with both halves plainly shown)."""
+    state, seen = sample.scene.state, sample.seen
+    board = state.board
+    token_at = {cell: t for t, cell in enumerate(state.tokens)}
+    spaces = {}
+    for i in board.spaces():
+        r, c = board.cell(i)
+        cover, owner, colour = cell_view(state, i)
+        if cover == "none":
+            colour = board.colours[i]
+        shown = seen.regions.get(f"lig.cell.{r}.{c}", 0.0)
+        token_shown = seen.parts.get(f"lig.token.{token_at[i]}", 0.0) if i in token_at else shown
+        spaces[r, c] = SpaceTruth(cover, owner, colour, i in token_at, i in board.starts, shown, token_shown)
+    cards = tuple(tuple(sorted(board.cell(c) for c in p.cells)) for p in state.pieces if p.kind == "card"
+                  and all(spaces[board.cell(c)].shown >= FIRM_SHARE_HIGH for c in p.cells)
+                  and all(state.pieces[state.cover[c]] is p for c in p.cells))
+    return spaces, cards
+
+
+def shoot(seed: int) -> Shot:
+    """Render Ligretto ``seed`` (in a worker process) and keep what scoring needs."""
+    from ..vision.synthetic.dataset import sample
+
+    s = sample("ligretto", seed)
+    spaces, cards = truth_of(s)
+    blurred = float(s.render.truth.effects.get("motion_length_px", 0.0)) >= BLURRED_PX
+    return Shot(seed, s.image, spaces, cards, blurred)
+
+
+def space_errors(truth: SpaceTruth | None, read) -> tuple[int, int]:
+    """(misreads, misses) of one space's reading (``read`` a SpaceReading or None)."""
+    if truth is None:  # a place that is no space of the board
+        return int(read is not None and read.cover is not None), 0
+    misread = miss = 0
+    firm = truth.shown >= FIRM_SHARE_HIGH
+    cover = read.cover if read is not None else None
+    colour = read.colour if read is not None else None
+    token = read.token if read is not None else None
+    if cover is None:
+        miss += firm
+    elif cover != truth.cover or (read.owner is not None and read.owner != truth.owner):
+        misread += 1
+    if colour is None:
+        miss += firm and truth.colour is not None and cover is not None
+    elif colour != truth.colour:
+        misread += 1
+    if token is None:
+        miss += firm and truth.token_shown >= FIRM_SHARE_HIGH
+    elif token != truth.token:
+        misread += 1
+    return misread, miss
+
+
+def scene_score(shot: Shot, reading) -> Counter:
+    """Tallies of one reading (None: the scene was refused)."""
+    tally: Counter = Counter(spaces=len(shot.spaces))
+    read = {s.cell: s for s in reading.spaces} if reading is not None else {}
+    wrong = 0
+    for cell in set(shot.spaces) | set(read):
+        misread, miss = space_errors(shot.spaces.get(cell), read.get(cell))
+        tally["misread"] += misread
+        tally["missed"] += miss
+        wrong += bool(misread or miss)
+        truth = shot.spaces.get(cell)
+        if truth is not None and truth.shown >= FIRM_SHARE_HIGH and truth.cover == "none" and cell in read:
+            tally["start_firm"] += 1
+            tally["start_wrong"] += read[cell].start is not None and read[cell].start != truth.start
+    tally["wrong"] = wrong
+    tally["exact"] = int(wrong == 0)
+    made = {c.cells for c in reading.cards} if reading is not None else set()
+    tally["cards"] = len(shot.cards)
+    tally["cards_paired"] = sum(c in made for c in shot.cards)
+    return tally
+
+
+def _shots(seeds: list[int]):
+    with get_context("spawn").Pool(RENDER_WORKERS) as pool:
+        for start in range(0, len(seeds), CHUNK):
+            yield from pool.map(shoot, seeds[start:start + CHUNK])
+
+
+def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None) -> list[Figure]:
+    """Read ``scenes`` renders (seeds ``seed``..) and measure error, exact scenes and time."""
+    from ..vision.recognise.ligretto import LigrettoRecogniser
+
+    recogniser = recogniser or LigrettoRecogniser.open()
+    tally: Counter = Counter()
+    times, cpu = [], []
+    for i, shot in enumerate(_shots(list(range(seed, seed + scenes)))):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        try:
+            reading = recogniser.read(shot.image)
+        except RecognitionError as exc:
+            reading = None
+            log.info("seed %d refused: %s", shot.seed, exc)
+            tally["all", "refused"] += 1
+        times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+        score = scene_score(shot, reading)
+        if score["wrong"]:
+            log.debug("seed %d: %d spaces wrong", shot.seed, score["wrong"])
+        for subset in ("all", "blurred" if shot.blurred else "sharp"):
+            tally[subset, "scenes"] += 1
+            for k, v in score.items():
+                tally[subset, k] += v
+        if progress is not None:
+            progress(i + 1, scenes)
+    return figures(tally, sorted(times), cpu, scenes, seed)
+
+
+def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, seed: int) -> list[Figure]:
+    on = (f"{scenes} fresh Ligretto renders of the digital twin, 1280x720, seeds {seed}..{seed + scenes - 1} "
+          "(never used in training)")
+
+    def pct(a: int, b: int) -> float:
+        return 100.0 * a / b if b else float("nan")
+
+    out = [
+        Figure("recognition", "ligretto: per-space error (cover and owner, colour, token: misread or missed)",
+               pct(tally["all", "wrong"], tally["all", "spaces"]), "%", on),
+        Figure("recognition", "ligretto: misread readings per space", pct(tally["all", "misread"],
+                                                                           tally["all", "spaces"]), "%", on),
+        Figure("recognition", "ligretto: boards read exactly right", pct(tally["all", "exact"], scenes), "%", on),
+        Figure("recognition", "ligretto: scenes refused (no table or no board found)",
+               pct(tally["all", "refused"], scenes), "%", on),
+        Figure("recognition", "ligretto: cards paired right (both halves plainly shown)",
+               pct(tally["all", "cards_paired"], tally["all", "cards"]), "%", f"{on}; {tally['all', 'cards']} cards"),
+        Figure("recognition", "ligretto: start marks misread (free spaces plainly shown)",
+               pct(tally["all", "start_wrong"], tally["all", "start_firm"]), "%", on),
+    ]
+    for subset, what in (("sharp", "without motion blur"), ("blurred", "with the twin's motion blur")):
+        n = tally[subset, "scenes"]
+        sub_on = f"the {n} of those {scenes} renders {what}"
+        out += [Figure("recognition", f"ligretto: per-space error, {subset} renders",
+                       pct(tally[subset, "wrong"], tally[subset, "spaces"]), "%", sub_on),
+                Figure("recognition", f"ligretto: boards read exactly right, {subset} renders",
+                       pct(tally[subset, "exact"], n), "%", sub_on)]
+    out += [
+        Figure("recognition", "ligretto: time per image (mean)", 1000 * sum(times) / len(times), "ms", on),
+        Figure("recognition", "ligretto: time per image (p95)", 1000 * times[int(0.95 * (len(times) - 1))], "ms", on),
+        Figure("recognition", "ligretto: CPU time per image, all threads (mean)", 1000 * sum(cpu) / len(cpu), "ms",
+               f"{on}; the work itself, whatever else the machine runs"),
+    ]
+    return out

@@ -1,0 +1,101 @@
+"""The Ligretto recogniser on fresh renders of the twin (seeds 3100000.., never trained on):
+the board's spaces found, every space read against the render's truth within the targets,
+the observation fit for the referee, bad input refused clearly."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from tableref.bench.recognition_ligretto import scene_score, shoot
+from tableref.rules import ligretto as rules
+from tableref.vision.recognise.common import RecognitionError
+from tableref.vision.recognise.ligretto import LigrettoRecogniser
+from tableref.vision.recognise.ligretto_board import find_board, locate_ligretto, zones_for
+
+#: Fresh renders read by the test (a range of its own, apart from the benchmark's 3000000..).
+SEED, SCENES = 3_100_000, 20
+#: The project's targets are a per-space error of at most 0.1 % and 95 % of boards exactly
+#: right; the recogniser does not reach them yet (docs/ligretto-recognition.md gives the
+#: figures). This test holds it to what it reaches on these renders, with a margin, so that
+#: a change that reads worse fails.
+#: Measured on these 20 renders with the shipped models: 2.1 % and 5 of 20 boards.
+MAX_SPACE_ERROR, MIN_EXACT = 0.035, 0.15
+
+
+@pytest.fixture(scope="module")
+def shots():
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(2) as pool:
+        return pool.map(shoot, range(SEED, SEED + SCENES))
+
+
+@pytest.fixture(scope="module")
+def recogniser():
+    return LigrettoRecogniser.open()
+
+
+def test_fresh_renders_are_read_within_the_targets(shots, recogniser):
+    tally = Counter()
+    for shot in shots:
+        try:
+            reading = recogniser.read(shot.image)
+        except RecognitionError:
+            reading = None
+        for k, v in scene_score(shot, reading).items():
+            tally[k] += v
+    assert tally["wrong"] / tally["spaces"] <= MAX_SPACE_ERROR, tally
+    assert tally["exact"] / SCENES >= MIN_EXACT, tally
+
+
+def test_board_shape_is_found_without_a_model(shots):
+    zones = zones_for(None)
+    right = 0
+    for shot in shots:
+        rows = 1 + max(r for r, _ in shot.spaces)
+        cols = 1 + max(c for _, c in shot.spaces)
+        try:
+            board = find_board(shot.image, locate_ligretto(shot.image, None, zones), zones)
+        except RecognitionError:
+            continue
+        # the recogniser trims rows and columns that show no space; here only more, never fewer
+        right += board.rows >= rows and board.columns >= cols
+    assert right >= SCENES - 2
+
+
+def test_observation_is_fit_for_the_referee(shots, recogniser):
+    shot = shots[0]
+    reading = recogniser.read(shot.image)
+    obs = reading.observation
+    assert rules.Observation.from_json(obs.to_json()) == obs
+    assert all(c.cover is None or c.confidence > 0 for c in obs.cells)
+    assert recogniser.recognise(shot.image, None).cells == obs.cells
+    drawn = recogniser.annotate(shot.image, recogniser.recognise(shot.image, None), [])
+    assert drawn.shape == shot.image.shape and not np.array_equal(drawn, shot.image)
+
+
+def test_live_protocol():
+    from tableref.live.recognition import Recogniser
+    from tableref.vision.recognise.ligretto import recogniser as factory
+
+    assert isinstance(factory(), Recogniser)
+
+
+@pytest.mark.parametrize("image, message", [
+    (np.zeros((720, 1280, 3), np.uint8), "blank"),
+    (np.random.default_rng(3).integers(0, 256, (720, 1280, 3), dtype=np.uint8), "no table found"),
+])
+def test_bad_images_are_refused(recogniser, image, message):
+    with pytest.raises(RecognitionError, match=message):
+        recogniser.read(image)
+
+
+def test_a_table_without_a_board_is_refused(recogniser):
+    from tableref.vision.synthetic.dataset import sample
+
+    image = sample("dolcevita", 3_100_000).image  # markers, cards, no Ligretto board
+    with pytest.raises(RecognitionError, match="no Ligretto board"):
+        recogniser.read(image)

@@ -1,0 +1,328 @@
+"""The Ligretto recogniser: one photograph of the table -> the rules' Observation.
+
+1. The table from its markers (:func:`~.ligretto_board.locate_ligretto`), the board's rows and
+   columns of spaces on the rectified table (:func:`~.ligretto_board.find_board`).
+2. Each space, classically on the rectified table (:mod:`.ligretto_cells`): its colour,
+   calibrated (the profile's colour references, else the board's own colours), and where two
+   card halves meet.
+3. Each space through two small classifiers on the same crop (the one crop function, the
+   models' cards): what covers it (nothing, the start mark, a card or joker and its border
+   style, a hand, or no space at all) and whether a token stands on it.
+4. Rows and columns at the board's edge that hold no space are dropped; the spaces become the
+   rules' ``CellSeen`` items, and card halves are paired into cards.
+
+A space a hand hides is unknown (cover, colour and token None, confidence 0), never guessed;
+so is every reading below :data:`MIN_CONFIDENCE`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ...calibration.profile import Profile
+from ...models.card import CARD_SUFFIX
+from ...rules.common import Violation
+from ...rules.ligretto.catalogue import BORDERS
+from ...rules.ligretto.observation import CellSeen, Observation
+from ..classifier import Classifier
+from ..crop import crop
+from . import ligretto_cells as cells
+from . import ligretto_decide as decide
+from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
+from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, TOKENS_MODEL
+from .ligretto_pairs import match
+
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+#: A reading below this probability is reported unknown.
+MIN_CONFIDENCE = 0.6
+#: A colour is read when at least this share of a space's coloured ring agrees.
+MIN_COLOUR_SHARE = 0.6
+#: A card or joker whose coloured ring agrees on one colour this much is a card; this
+#: little, a joker (four colours, its star; a token on it hides some). On validation renders
+#: a card's ring agrees 0.97 or more in 95 of 100, a joker's at most 0.67.
+CARD_COLOUR_SHARE, JOKER_COLOUR_SHARE = 0.85, 0.7
+#: Drawing: line width (px) and colours (BGR) of what is read, and of flagged spaces.
+LINE_PX = 2
+DRAW = {"none": (200, 200, 200), CARD: (0, 200, 0), JOKER: (255, 0, 255), None: (128, 128, 128)}
+FLAG_BGR = (0, 0, 255)
+
+
+@dataclass(frozen=True)
+class SpaceReading:
+    """What one space of the board shows.
+
+    ``cover``: ``none``, ``card``, ``joker`` or None (unknown); ``owner``: the player whose
+    border the card or joker has; ``colour``: the colour that shows (the card's half on a
+    card, the board's own colour on a free space; None on a joker or when unknown);
+    ``start``: whether the board shows a token's start mark (None when covered or unknown).
+    """
+
+    cell: tuple[int, int]
+    cover: str | None
+    owner: int | None
+    colour: str | None
+    confidence: float
+    start: bool | None
+    token: bool | None
+    token_confidence: float
+    quad_px: tuple[tuple[float, float], ...]
+
+    def to_json(self) -> dict:
+        return {"cell": list(self.cell), "cover": self.cover, "owner": self.owner, "colour": self.colour,
+                "confidence": round(self.confidence, 4), "start": self.start, "token": self.token,
+                "token_confidence": round(self.token_confidence, 4),
+                "quad_px": [[round(x, 1), round(y, 1)] for x, y in self.quad_px]}
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """A two-colour card: the two spaces it covers (reading order), its colours on them, its owner."""
+
+    cells: tuple[tuple[int, int], tuple[int, int]]
+    colours: tuple[str | None, str | None]
+    owner: int
+    confidence: float
+
+    def to_json(self) -> dict:
+        return {"cells": [list(c) for c in self.cells], "colours": list(self.colours), "owner": self.owner,
+                "border": BORDERS[self.owner], "confidence": round(self.confidence, 4)}
+
+
+@dataclass(frozen=True, eq=False)
+class LigrettoReading:
+    """Everything read from one photograph (the observation and its evidence)."""
+
+    rows: int
+    columns: int
+    spaces: tuple[SpaceReading, ...]
+    cards: tuple[CardReading, ...]
+    hues: dict
+    observation: Observation
+
+    def to_json(self) -> dict:
+        return {"game": "ligretto", "rows": self.rows, "columns": self.columns,
+                "observation": self.observation.to_json(),
+                "spaces": [s.to_json() for s in self.spaces], "cards": [c.to_json() for c in self.cards],
+                "jokers": [{"cell": list(s.cell), "owner": s.owner,
+                            "border": None if s.owner is None else BORDERS[s.owner],
+                            "confidence": round(s.confidence, 4)} for s in self.spaces if s.cover == JOKER],
+                "tokens": [list(s.cell) for s in self.spaces if s.token],
+                "starts": [list(s.cell) for s in self.spaces if s.start],
+                "board_hues": {k: round(v, 1) for k, v in self.hues.items()}}
+
+
+class LigrettoRecogniser:
+    """Reads Ligretto photographs; also the live session's recogniser (``recognise``, ``annotate``)."""
+
+    def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None):
+        self.cell_model, self.token_model = cell_model, token_model
+        self.zones = zones or zones_for(None)
+        self._last: tuple[Observation, LigrettoReading] | None = None
+
+    @classmethod
+    def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> "LigrettoRecogniser":
+        """The shipped models (or those in ``model_dir``) with the zones of ``profile``."""
+        folder = Path(model_dir) if model_dir is not None else MODELS_DIR
+        return cls(Classifier.open(folder / f"{CELLS_MODEL}{CARD_SUFFIX}"),
+                   Classifier.open(folder / f"{TOKENS_MODEL}{CARD_SUFFIX}"), zones_for(profile))
+
+    # --- the live session's protocol ------------------------------------------------------
+    def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
+        return self.read(image, profile).observation
+
+    def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
+        """A copy of ``image`` with each space read outlined (grey free, green card, magenta
+        joker, dark grey unknown), tokens ringed, and the spaces of ``flags`` in red."""
+        last = self._last
+        reading = last[1] if last is not None and last[0] is observation else self.read(image)
+        return draw(image, reading, flags)
+
+    # --- reading --------------------------------------------------------------------------
+    def read(self, image: np.ndarray, profile: Profile | None = None) -> LigrettoReading:
+        """Read one photograph (BGR uint8, H x W x 3).
+
+        Raises
+        ------
+        RecognitionError
+            A blank image, no table markers, or no board on the table.
+        """
+        zones = zones_for(profile) if profile is not None else self.zones
+        view = locate_ligretto(image, profile, zones)
+        board = find_board(image, view, zones)
+        reading = self._read_board(image, board, profile, zones)
+        self._last = (reading.observation, reading)
+        return reading
+
+    def _read_board(self, image: np.ndarray, board: BoardView, profile: Profile | None,
+                    zones: LigrettoZones) -> LigrettoReading:
+        rows, cols = board.rows, board.columns
+        quads_px = board.cell_quads_image().reshape(-1, 4, 2)
+        tensor = crop(image, list(quads_px), self.cell_model.card.preprocessing)
+        cover = self.cell_model.predict(tensor)
+        if self.token_model.card.preprocessing == self.cell_model.card.preprocessing:
+            token = self.token_model.predict(tensor)
+        else:
+            token = self.token_model.classify(image, list(quads_px))
+        labels = list(self.cell_model.labels)
+        kind_p = decide.kinds(cover.probabilities, labels)
+        kind = np.array(decide.KINDS)[kind_p.argmax(axis=1)]
+        keep_r, keep_c = _board_extent(kind.reshape(rows, cols))
+        evidence = _Evidence(kind, kind_p.max(axis=1), decide.borders(cover.probabilities, labels, CARD),
+                             decide.borders(cover.probabilities, labels, JOKER),
+                             decide.start_probability(cover.probabilities, labels),
+                             decide.token_probability(token.probabilities, list(self.token_model.labels)))
+        hsv = cells.patch_hsv(cells.cell_patches(board.rect, board.cell_quads_rect().reshape(-1, 4, 2)))
+        hues = cells.calibrate_hues(hsv, cells.reference_hues(_references(profile, zones)))
+        colour, colour_share = cells.colours_of(hsv, hues)
+        spaces, index = {}, {}
+        for r in range(keep_r[0], keep_r[1] + 1):
+            for c in range(keep_c[0], keep_c[1] + 1):
+                i = r * cols + c
+                cell = (r - keep_r[0], c - keep_c[0])
+                spaces[cell] = _space(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i])
+                index[cell] = i
+        rect_quads = board.cell_quads_rect()[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
+        cards = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect)
+        ordered = tuple(spaces[k] for k in sorted(spaces))
+        observation = Observation(tuple(CellSeen(s.cell, s.cover, s.owner, s.colour if s.cover == CARD else None,
+                                                 s.confidence, s.token, s.token_confidence) for s in ordered))
+        return LigrettoReading(keep_r[1] - keep_r[0] + 1, keep_c[1] - keep_c[0] + 1, ordered, tuple(cards),
+                               hues, observation)
+
+
+@dataclass(frozen=True, eq=False)
+class _Evidence:
+    """The classifiers' answers for every place of the grid (flat index)."""
+
+    kind: np.ndarray
+    kind_confidence: np.ndarray
+    card_borders: np.ndarray
+    joker_borders: np.ndarray
+    start: np.ndarray
+    token_present: np.ndarray
+
+
+def _references(profile: Profile | None, zones: LigrettoZones) -> dict:
+    """The colour references: the profile's ``colour_references.ligretto`` (name -> BGR) where
+    it names a colour, else the zones' defaults (which the board's own colours then refine)."""
+    refs = dict(zones.colours_bgr)
+    given = profile.colour_references.get("ligretto") if profile is not None and profile.colour_references else None
+    if given:
+        refs.update({name: tuple(float(v) for v in given[name]) for name in refs if name in given})
+    return refs
+
+
+def _board_extent(kinds: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]]:
+    """First and last row and column (inclusive) of the grid of ``kinds`` after dropping edge
+    rows and columns that show no space of the board and mostly places off it (a row that a
+    hand hides is kept: it may be the board's, and its spaces are unknown)."""
+    on = (kinds != OFF) & (kinds != HIDDEN)
+    off, hidden = kinds == OFF, kinds == HIDDEN
+    r0, r1, c0, c1 = 0, kinds.shape[0] - 1, 0, kinds.shape[1] - 1
+
+    def drop(rows: slice, cols: slice) -> bool:
+        return not on[rows, cols].any() and int(off[rows, cols].sum()) > int(hidden[rows, cols].sum())
+
+    changed = True
+    while changed and r1 > r0 and c1 > c0:
+        changed = False
+        if drop(slice(r0, r0 + 1), slice(c0, c1 + 1)):
+            r0, changed = r0 + 1, True
+        if drop(slice(r1, r1 + 1), slice(c0, c1 + 1)):
+            r1, changed = r1 - 1, True
+        if drop(slice(r0, r1 + 1), slice(c0, c0 + 1)):
+            c0, changed = c0 + 1, True
+        if drop(slice(r0, r1 + 1), slice(c1, c1 + 1)):
+            c1, changed = c1 - 1, True
+    return (r0, r1), (c0, c1)
+
+
+def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, colour_share: float,
+           quad: np.ndarray) -> SpaceReading:
+    """One space's reading from the evidence at flat index ``i``: unknown below
+    :data:`MIN_CONFIDENCE`, each answer on its own (kind, then owner, colour, start mark)."""
+    quad_t = tuple((float(x), float(y)) for x, y in quad)
+    kind, confidence = str(ev.kind[i]), float(ev.kind_confidence[i])
+    if kind in (HIDDEN, OFF) or confidence < MIN_CONFIDENCE:
+        return SpaceReading(cell, None, None, None, 0.0, None, None, 0.0, quad_t)
+    owner = None
+    if kind in (CARD, JOKER):
+        # a card's half shows one colour, a joker four: the colour ring settles which it is
+        if colour_share >= CARD_COLOUR_SHARE:
+            kind = CARD
+        elif colour_share <= JOKER_COLOUR_SHARE:
+            kind = JOKER
+        p = (ev.card_borders if kind == CARD else ev.joker_borders)[i]
+        owner = int(np.argmax(p)) if p.max() >= MIN_CONFIDENCE else None
+    shown = colour if (kind != JOKER and colour_share >= MIN_COLOUR_SHARE) else None
+    start = None
+    if kind == "none" and max(ev.start[i], 1.0 - ev.start[i]) >= MIN_CONFIDENCE:
+        start = bool(ev.start[i] >= 0.5)
+    # the space shows (its kind is sure): whether a token stands on it, leaving "hidden" aside
+    token: bool | None = None
+    p_token = float(ev.token_present[i])
+    token_confidence = max(p_token, 1.0 - p_token)
+    if token_confidence >= MIN_CONFIDENCE:
+        token = p_token >= 0.5
+    else:
+        token_confidence = 0.0
+    return SpaceReading(cell, kind, owner, shown, confidence, start, token, token_confidence, quad_t)
+
+
+#: Pairing: the cost of two halves whose border styles disagree (times the probability that
+#: they do), added to their seam's paleness.
+DISAGREE_COST = 0.4
+
+
+def _pair_cards(spaces: dict, index: dict, borders: np.ndarray, rect_quads: np.ndarray,
+                rect: np.ndarray) -> list[CardReading]:
+    """Neighbouring card halves paired into cards (:mod:`.ligretto_pairs`); each pair's owner is
+    the border style both halves most probably share, written back into ``spaces``."""
+    halves = sorted(cell for cell, s in spaces.items() if s.cover == CARD)
+
+    def cost(a: tuple[int, int], b: tuple[int, int]) -> float | None:
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            return None
+        _, _, agree = decide.joint_border(borders[index[a]], borders[index[b]])
+        return cells.seam_pale(rect, rect_quads[a], rect_quads[b]) + DISAGREE_COST * (1.0 - agree)
+
+    cards = []
+    for a, b in match(halves, cost):
+        a, b = sorted((a, b))
+        best, p, _ = decide.joint_border(borders[index[a]], borders[index[b]])
+        owner = best if p >= MIN_CONFIDENCE else None
+        for cell in (a, b):
+            spaces[cell] = replace(spaces[cell], owner=owner)
+        sa, sb = spaces[a], spaces[b]
+        if owner is not None:
+            cards.append(CardReading((a, b), (sa.colour, sb.colour), owner, min(sa.confidence, sb.confidence, p)))
+    return sorted(cards, key=lambda c: c.cells)
+
+
+def draw(image: np.ndarray, reading: LigrettoReading, flags: Sequence[Violation] = ()) -> np.ndarray:
+    """A copy of ``image`` with ``reading`` drawn on it (see :meth:`LigrettoRecogniser.annotate`)."""
+    out = image.copy()
+    flagged = {tuple(int(v) for v in p.split(":", 1)[1].split(",")) for f in flags for p in f.pieces
+               if isinstance(p, str) and p.startswith("cell:")}
+    for s in reading.spaces:
+        quad = np.round(np.array(s.quad_px)).astype(np.int32)
+        colour = FLAG_BGR if s.cell in flagged else DRAW[s.cover]
+        cv2.polylines(out, [quad], True, colour, LINE_PX if s.cell in flagged else 1, cv2.LINE_AA)
+        if s.token:
+            centre = tuple(int(v) for v in np.mean(s.quad_px, axis=0))
+            cv2.circle(out, centre, max(3, int(np.linalg.norm(quad[1] - quad[0]) / 4)), (0, 255, 255), 1, cv2.LINE_AA)
+    for card in reading.cards:
+        a, b = (np.mean(next(s.quad_px for s in reading.spaces if s.cell == cell), axis=0) for cell in card.cells)
+        cv2.line(out, tuple(int(v) for v in a), tuple(int(v) for v in b), DRAW[CARD], LINE_PX, cv2.LINE_AA)
+    return out
+
+
+def recogniser() -> LigrettoRecogniser:
+    """The factory named in the live session's list of built-in recognisers."""
+    return LigrettoRecogniser.open()

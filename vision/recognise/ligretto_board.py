@@ -1,0 +1,178 @@
+"""Where Ligretto's board lies: its rows and columns of square spaces on the rectified table.
+
+The table is warped to a top-down view at :data:`RECT_PX_PER_MM` (from its markers). There a
+space of the board is a square blob of saturated colour between pale gaps, and so is each
+half of a two-colour card lying on it (inside the card's white margin); nothing else on a
+Ligretto table is such a square. The blobs' centres fall into columns and rows
+(:func:`tableref.vision.lattice_cells.aligned_lattice`), which finds any board whose rows and
+columns run along the table's edges, its sections a seam apart or not. Rows and columns that a
+hand hides wholly are filled in between the ones found, and at the board's edge from the
+middle of the play area when the zones say the board lies there (``board_centred``).
+
+Row 0 is the row furthest from the camera (the top of the rectified view), column 0 the
+leftmost, as in the rules' board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ...calibration.profile import Profile
+from ...calibration.rectify import rectify, table_to_rectified
+from ..lattice_cells import AlignedLattice, aligned_lattice, square_blobs
+from .common import RecognitionError, TableView, ZonesError, load_zones, locate_table
+
+#: Resolution of the rectified table (px per mm): a 30 mm space is 36 px, the 1.4 mm gap
+#: between spaces about 2 px (enough to keep neighbouring blobs apart).
+RECT_PX_PER_MM = 1.2
+#: A board needs at least this many rows and columns (a 2-player board has 8 x 12).
+MIN_SIDE = 2
+COLOURS = ("red", "yellow", "green", "blue")
+
+
+@dataclass(frozen=True)
+class LigrettoZones:
+    """The zones description of Ligretto (``data/ligretto.zones.json``)."""
+
+    marker_mm: float
+    table_mm_choices: tuple[tuple[float, float], ...]
+    cell_mm: float
+    board_centred: bool
+    colours_bgr: Mapping[str, tuple[float, float, float]]
+
+    def __post_init__(self) -> None:
+        if not self.marker_mm > 0 or not self.cell_mm > 0:
+            raise ZonesError(f"ligretto zones: marker_mm and cell_mm must be positive, got {self.marker_mm} "
+                             f"and {self.cell_mm}")
+        if set(self.colours_bgr) != set(COLOURS):
+            raise ZonesError(f"ligretto zones: colours_bgr must name {', '.join(COLOURS)}, got {sorted(self.colours_bgr)}")
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "LigrettoZones":
+        try:
+            return cls(float(data["marker_mm"]), tuple((float(w), float(d)) for w, d in data["table_mm_choices"]),
+                       float(data["cell_mm"]), bool(data["board_centred"]),
+                       {str(k): tuple(float(x) for x in v) for k, v in dict(data["colours_bgr"]).items()})
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ZonesError(f"ligretto zones are malformed: {exc!r}") from None
+
+
+def zones_for(profile: Profile | None) -> LigrettoZones:
+    """The zones with ``profile``'s ``zones.ligretto`` overrides (the shipped ones without)."""
+    overrides = None
+    if profile is not None and profile.zones is not None:
+        overrides = profile.zones.get("ligretto")
+    return LigrettoZones.from_json(load_zones("ligretto", overrides))
+
+
+def locate_ligretto(image: np.ndarray, profile: Profile | None = None,
+                    zones: LigrettoZones | None = None) -> TableView:
+    """Where the table lies in ``image`` (BGR uint8, H x W x 3), from its markers.
+
+    Raises
+    ------
+    RecognitionError
+        A blank image, or too few table markers.
+    """
+    z = zones or zones_for(profile)
+    return locate_table(image, z.marker_mm, profile, z.table_mm_choices)
+
+
+@dataclass(frozen=True, eq=False)
+class BoardView:
+    """The board found on the rectified table.
+
+    Attributes
+    ----------
+    rect : ndarray (h, w, 3) uint8
+        The table seen from above at :data:`RECT_PX_PER_MM` (row 0 of pixels: the far edge).
+    lattice : AlignedLattice
+        Column and row centres of the board's spaces in ``rect`` pixels.
+    view : TableView
+    """
+
+    rect: np.ndarray
+    lattice: AlignedLattice
+    view: TableView
+
+    @property
+    def rows(self) -> int:
+        return len(self.lattice.rows)
+
+    @property
+    def columns(self) -> int:
+        return len(self.lattice.columns)
+
+    def rect_to_mm(self, pts: np.ndarray) -> np.ndarray:
+        """Rectified-view pixels (..., 2) -> table mm (..., 2)."""
+        a = np.linalg.inv(table_to_rectified(self.view.table_mm, RECT_PX_PER_MM))
+        p = np.asarray(pts, np.float64)
+        return (p @ a[:2, :2].T + a[:2, 2]).reshape(p.shape)
+
+    def cell_quads_rect(self) -> np.ndarray:
+        """(rows, columns, 4, 2): each space's corners in ``rect`` pixels, top-left first, clockwise."""
+        return self.lattice.quads()
+
+    def cell_quads_image(self) -> np.ndarray:
+        """(rows, columns, 4, 2): each space's corners in the camera image (px), in the crop's order
+        (the space's top-left as seen from above with row 0 away from the camera, clockwise)."""
+        mm = self.rect_to_mm(self.cell_quads_rect())
+        return self.view.to_image(mm)
+
+
+def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> BoardView:
+    """The board's spaces in ``image`` whose table is ``view``.
+
+    Raises
+    ------
+    RecognitionError
+        No board of at least :data:`MIN_SIDE` rows and columns of spaces shows.
+    """
+    rect = rectify(image, view.calibration, RECT_PX_PER_MM, view.intrinsics)
+    cell_px = zones.cell_mm * RECT_PX_PER_MM
+    blobs = np.concatenate([square_blobs(m, cell_px) for m in _colour_masks(rect, zones)])
+    lattice = aligned_lattice(blobs, cell_px)
+    if lattice is None or min(len(lattice.rows), len(lattice.columns)) < MIN_SIDE:
+        raise RecognitionError(f"no Ligretto board found: fewer than {MIN_SIDE} rows and columns of coloured "
+                               "spaces show on the table (is the board in view, between the markers?)")
+    if zones.board_centred:
+        h, w = rect.shape[:2]
+        lattice = lattice.centred(((w - 1) / 2, (h - 1) / 2))
+    return BoardView(rect, lattice, view)
+
+
+#: A space's colour: saturation (HSV, 0-255) at least this, value at least VALUE_MIN, and hue
+#: (OpenCV, 0-180) within HUE_REACH of one of the four colours' hues. Wood and skin are less
+#: saturated; a table cloth of a Ligretto colour would need a profile's colours.
+SATURATION_MIN, VALUE_MIN, HUE_REACH = 130, 60, 12
+#: Each colour's mask is thinned by this many pixels, so that spaces of one colour touching
+#: across a thin gap stay apart.
+THIN_PX = 2
+
+
+def _hue_ranges(lo: int, hi: int) -> list[tuple[int, int]]:
+    """``[lo, hi]`` on OpenCV's hue circle (0-179) as one or two plain ranges."""
+    if lo < 0:
+        return [(0, hi), (180 + lo, 179)]
+    if hi > 179:
+        return [(lo, 179), (0, hi - 180)]
+    return [(lo, hi)]
+
+
+def _colour_masks(rect: np.ndarray, zones: LigrettoZones) -> list[np.ndarray]:
+    """One mask (h, w) uint8 per Ligretto colour of the pixels of that colour, thinned."""
+    hsv = cv2.cvtColor(rect, cv2.COLOR_BGR2HSV)
+    kernel = np.ones((2 * THIN_PX + 1, 2 * THIN_PX + 1), np.uint8)
+    masks = []
+    for name in COLOURS:
+        ref = int(cv2.cvtColor(np.uint8([[zones.colours_bgr[name]]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+        mask = np.zeros(hsv.shape[:2], np.uint8)
+        for lo, hi in _hue_ranges(ref - HUE_REACH, ref + HUE_REACH):  # the hue circle wraps at 180
+            mask |= cv2.inRange(hsv, (lo, SATURATION_MIN, VALUE_MIN), (hi, 255, 255))
+        masks.append(cv2.erode(mask, kernel))
+    return masks

@@ -1,0 +1,154 @@
+"""Classical readings of the board's spaces on the rectified table: colour, token, card seams.
+
+Every space is resampled to a small upright patch (:data:`PATCH` px a side, the space and
+nothing around it). On it:
+
+* **colour**: the strongly coloured pixels of a ring between the space's middle (where a
+  token stands) and its edge (where a card's margin and border lie), named by the nearest
+  reference hue: the profile's colour references when it has them, else the hues of the
+  board's own spaces (so a set printed or lit differently calibrates itself);
+* **token**: the share of very dark pixels in the middle disc (a black token seen from above;
+  a joker's star is much smaller);
+* **same card or not**: between two neighbouring spaces, a card's own halves meet at a thin
+  white split, two pieces side by side show a wide pale band (margins, ink, board): the share
+  of pale pixels in a strip along the shared edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import cv2
+import numpy as np
+
+#: Side (px) of the patch each space is resampled to.
+PATCH = 24
+#: Colour ring: from this share of the side from the middle (a token's radius is about 0.27
+#: of a space) out to this share from the edge (a card's margin and border).
+RING_INNER, RING_OUTER_INSET = 0.3, 0.14
+#: Pixels whose saturation and value (HSV, 0-255) reach these count for the colour.
+COLOUR_SATURATION, COLOUR_VALUE = 110, 50
+#: Very dark pixels (value below this, HSV 0-255): a token, a border's ink.
+DARK_VALUE = 70
+#: A token stands on a space when this share of its middle disc (radius TOKEN_DISC of the
+#: side) is very dark.
+TOKEN_DISC, TOKEN_SHARE = 0.22, 0.45
+TOKEN_RELATIVE = 0.55
+#: The strip along a shared edge: half-width as a share of the side; two pieces side by side
+#: when at least SEAM_PALE of it is pale (see :func:`seam_pale`).
+SEAM_HALF, SEAM_PALE = 0.15, 0.5
+#: Pale: saturation (HSV, 0-255) below this (white card margins, ink, the board's base).
+PALE_SATURATION = 80
+#: Ink: value (HSV, 0-255) below this (a border's line blurred into the colour beside it).
+INK_VALUE = 100
+
+
+def cell_patches(rect: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Each space's quad (N, 4, 2) of ``rect`` (px, top-left first) resampled to a patch:
+    (N, PATCH, PATCH, 3) uint8 BGR, one remap for all."""
+    n = len(quads)
+    t = (np.arange(PATCH) + 0.5) / PATCH
+    u, v = np.meshgrid(t, t)  # u across, v down
+    q = quads[:, None, None, :, :]
+    top = q[..., 0, :] + (q[..., 1, :] - q[..., 0, :]) * u[None, ..., None]
+    bottom = q[..., 3, :] + (q[..., 2, :] - q[..., 3, :]) * u[None, ..., None]
+    pts = (top + (bottom - top) * v[None, ..., None]).astype(np.float32).reshape(n * PATCH, PATCH, 2)
+    out = cv2.remap(rect, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(n, PATCH, PATCH, 3)
+
+
+def _masks() -> tuple[np.ndarray, np.ndarray]:
+    """(colour ring, token disc) masks of a patch, bool (PATCH, PATCH)."""
+    c = (np.arange(PATCH) + 0.5) / PATCH - 0.5
+    x, y = np.meshgrid(c, c)
+    r = np.hypot(x, y)
+    ring = (r >= RING_INNER) & (np.maximum(np.abs(x), np.abs(y)) <= 0.5 - RING_OUTER_INSET)
+    return ring, r <= TOKEN_DISC
+
+
+RING, DISC = _masks()
+
+
+def patch_hsv(patches: np.ndarray) -> np.ndarray:
+    """HSV (N, PATCH, PATCH, 3) uint8 of BGR patches."""
+    n = len(patches)
+    return cv2.cvtColor(patches.reshape(n * PATCH, PATCH, 3), cv2.COLOR_BGR2HSV).reshape(patches.shape)
+
+
+def reference_hues(colours_bgr: Mapping[str, tuple[float, float, float]]) -> dict[str, float]:
+    """OpenCV hue (0-180) of each reference colour."""
+    return {name: float(cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+            for name, bgr in colours_bgr.items()}
+
+
+def _hue_gap(a: np.ndarray, b: float) -> np.ndarray:
+    d = np.abs(a - b)
+    return np.minimum(d, 180.0 - d)
+
+
+def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2) -> dict[str, float]:
+    """The board's own hue of each colour: the circular mean hue of the ring pixels nearest
+    to each starting hue (a k-means seeded by ``start``; a colour nobody shows keeps its start)."""
+    ring = hsv[:, RING]
+    good = (ring[..., 1] >= COLOUR_SATURATION) & (ring[..., 2] >= COLOUR_VALUE)
+    h = ring[..., 0][good].astype(np.float64)
+    names = list(start)
+    centres = np.array([start[n] for n in names])
+    for _ in range(rounds):
+        if not len(h):
+            break
+        nearest = np.argmin(np.stack([_hue_gap(h, c) for c in centres]), axis=0)
+        for k in range(len(names)):
+            mine = h[nearest == k]
+            if len(mine):
+                ang = mine * (2 * np.pi / 180.0)
+                centres[k] = (np.degrees(np.arctan2(np.sin(ang).mean(), np.cos(ang).mean())) / 2.0) % 180.0
+    return dict(zip(names, (float(c) for c in centres)))
+
+
+def colours_of(hsv: np.ndarray, hues: Mapping[str, float]) -> tuple[list[str | None], np.ndarray]:
+    """Each patch's colour name (None when its ring shows too little colour) and the share of
+    its coloured ring pixels that agree (the confidence)."""
+    names = list(hues)
+    centres = np.array([hues[n] for n in names])
+    ring = hsv[:, RING]
+    good = (ring[..., 1] >= COLOUR_SATURATION) & (ring[..., 2] >= COLOUR_VALUE)
+    gaps = np.stack([_hue_gap(ring[..., 0].astype(np.float64), c) for c in centres], axis=-1)
+    nearest = np.argmin(gaps, axis=-1)
+    votes = np.stack([((nearest == k) & good).sum(axis=1) for k in range(len(names))], axis=1)
+    total = good.sum(axis=1)
+    best = np.argmax(votes, axis=1)
+    share = np.where(total > 0, votes[np.arange(len(best)), best] / np.maximum(total, 1), 0.0)
+    enough = total >= MIN_COLOUR_PIXELS
+    return [names[b] if ok else None for b, ok in zip(best, enough)], np.where(enough, share, 0.0)
+
+
+#: A space shows its colour when at least this many ring pixels are strongly coloured.
+MIN_COLOUR_PIXELS = 20
+
+
+def token_scores(hsv: np.ndarray) -> np.ndarray:
+    """Share (N,) of dark pixels in each patch's middle disc: darker than :data:`DARK_VALUE`
+    or than TOKEN_RELATIVE of the ring's median value (a blurred token is grey, not black)."""
+    ring_value = np.median(hsv[:, RING][..., 2].astype(np.float64), axis=1)
+    limit = np.maximum(DARK_VALUE, TOKEN_RELATIVE * ring_value)
+    return (hsv[:, DISC][..., 2] < limit[:, None]).mean(axis=1)
+
+
+def seam_pale(rect: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """Share of pale (unsaturated) or inked (dark) pixels in the strip along the edge that neighbouring
+    quads ``a`` and ``b`` (4, 2) share (its inner 80 %, SEAM_HALF of a side to either side).
+
+    A card's two halves meet at a thin white split; two pieces side by side show both their
+    white margins, their borders' ink and the board between them: a band several times as wide."""
+    ca, cb = a.mean(axis=0), b.mean(axis=0)
+    side = float(np.linalg.norm(a[1] - a[0]))
+    mid = (ca + cb) / 2
+    across = (cb - ca) / max(np.linalg.norm(cb - ca), 1e-9)
+    along = np.array([-across[1], across[0]])
+    s = np.linspace(-0.4, 0.4, 17) * side
+    t = np.linspace(-SEAM_HALF, SEAM_HALF, 7) * side
+    pts = mid[None, None, :] + s[:, None, None] * along + t[None, :, None] * across
+    strip = cv2.remap(rect, pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR)
+    hsv = cv2.cvtColor(strip, cv2.COLOR_BGR2HSV)
+    return float(((hsv[..., 1] < PALE_SATURATION) | (hsv[..., 2] < INK_VALUE)).mean())

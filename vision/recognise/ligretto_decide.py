@@ -1,0 +1,66 @@
+"""From the cover classifier's probabilities to what a space shows, one question at a time.
+
+The classifier gives one probability per label (``empty``, ``start``, ``card:solid``...).
+Reading them as a whole would leave a card unknown whenever the border style is uncertain;
+instead the kind comes first (nothing, a card, a joker, hidden, no space: the labels' summed
+probabilities), then, given the kind, the border style (a card's two halves decide it
+together, once paired) and the start mark. Each answer has its own confidence; an answer
+below the recogniser's threshold is unknown, the others stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...rules.ligretto.catalogue import BORDERS
+from .ligretto_labels import CARD, EMPTY, HIDDEN, JOKER, NO_TOKEN, OFF, START, TOKEN
+
+#: The kinds of what a place shows, in order; ``none`` is a free space.
+KINDS = ("none", CARD, JOKER, HIDDEN, OFF)
+#: Probability floor used when multiplying the halves' border probabilities.
+FLOOR = 1e-6
+
+
+def kind_of(label: str) -> str:
+    """The kind of a classifier label."""
+    if label in (EMPTY, START):
+        return "none"
+    return label.partition(":")[0]
+
+
+def kinds(probabilities: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Summed probabilities (N, len(KINDS)) of each kind."""
+    index = np.array([KINDS.index(kind_of(label)) for label in labels])
+    out = np.zeros((len(probabilities), len(KINDS)), np.float64)
+    np.add.at(out.T, index, probabilities.T.astype(np.float64))
+    return np.clip(out, 0.0, 1.0)  # float32 softmax rows may sum a hair above 1
+
+
+def borders(probabilities: np.ndarray, labels: Sequence[str], kind: str) -> np.ndarray:
+    """Probabilities (N, len(BORDERS)) of each border style given ``kind`` (card or joker)."""
+    columns = [labels.index(f"{kind}:{b}") for b in BORDERS]
+    p = probabilities[:, columns].astype(np.float64)
+    return p / np.maximum(p.sum(axis=1, keepdims=True), FLOOR)
+
+
+def start_probability(probabilities: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Probability (N,) that a free space shows a start mark, given that it is free."""
+    p_start, p_empty = probabilities[:, labels.index(START)], probabilities[:, labels.index(EMPTY)]
+    return p_start / np.maximum(p_start + p_empty, FLOOR)
+
+
+def joint_border(a: np.ndarray, b: np.ndarray) -> tuple[int, float, float]:
+    """The border style two halves of one card share: (index, its probability given that
+    they share one, the probability that they share one at all)."""
+    joint = a * b
+    total = float(joint.sum())
+    best = int(np.argmax(joint))
+    return best, float(joint[best] / max(total, FLOOR)), total
+
+
+def token_probability(probabilities: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Probability (N,) that a token stands on a space, given that the space shows."""
+    p_token, p_none = probabilities[:, labels.index(TOKEN)], probabilities[:, labels.index(NO_TOKEN)]
+    return p_token / np.maximum(p_token + p_none, FLOOR)

@@ -1,0 +1,85 @@
+"""Which neighbouring card halves are one card: a matching over the board's card halves.
+
+Every card has two halves, so each half belongs to at most one pair, and a half with a
+neighbour of the same owner nearly always has its partner among them. Between two halves the
+cost of pairing them is how pale the strip along their shared edge is
+(:func:`~.ligretto_cells.seam_pale`: one card's halves meet at a thin white split, two pieces
+side by side at a wide pale band); a half left alone costs :data:`ALONE_COST`. The cheapest
+matching of each group of touching halves is found exactly (the groups are small).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+#: Cost of a half without a partner (its partner hidden, or two pieces side by side); pairs
+#: paler than this are never made.
+ALONE_COST = 0.6
+#: Groups larger than this are matched greedily (cheapest pair first) instead of exactly.
+EXACT_LIMIT = 18
+
+
+def match(nodes: list[Hashable], pair_cost: Callable[[Hashable, Hashable], float | None]) -> list[tuple]:
+    """The cheapest set of disjoint pairs of ``nodes``; ``pair_cost(a, b)`` is None where
+    ``a`` and ``b`` cannot pair (not neighbours, different owners)."""
+    costs: dict[tuple, float] = {}
+    for i, a in enumerate(nodes):
+        for b in nodes[i + 1:]:
+            c = pair_cost(a, b)
+            if c is not None and c < ALONE_COST:
+                costs[a, b] = costs[b, a] = c
+    pairs: list[tuple] = []
+    for group in _groups(nodes, costs):
+        pairs += _exact(group, costs) if len(group) <= EXACT_LIMIT else _greedy(group, costs)
+    return pairs
+
+
+def _groups(nodes: list[Hashable], costs: dict) -> list[list[Hashable]]:
+    seen, groups = set(), []
+    for n in nodes:
+        if n in seen:
+            continue
+        stack, group = [n], []
+        seen.add(n)
+        while stack:
+            x = stack.pop()
+            group.append(x)
+            for y in nodes:
+                if y not in seen and (x, y) in costs:
+                    seen.add(y)
+                    stack.append(y)
+        groups.append(group)
+    return groups
+
+
+def _exact(group: list[Hashable], costs: dict) -> list[tuple]:
+    memo: dict[frozenset, tuple[float, list[tuple]]] = {}
+
+    def best(left: frozenset) -> tuple[float, list[tuple]]:
+        if not left:
+            return 0.0, []
+        if left in memo:
+            return memo[left]
+        first = min(left, key=group.index)
+        rest = left - {first}
+        cost, pairs = best(rest)
+        result = (cost + ALONE_COST, pairs)
+        for other in rest:
+            if (first, other) in costs:
+                c, p = best(rest - {other})
+                if c + costs[first, other] < result[0]:
+                    result = (c + costs[first, other], p + [(first, other)])
+        memo[left] = result
+        return result
+
+    return best(frozenset(group))[1]
+
+
+def _greedy(group: list[Hashable], costs: dict) -> list[tuple]:
+    used: set = set()
+    out = []
+    for (a, b), _ in sorted(((k, v) for k, v in costs.items() if k[0] in group), key=lambda kv: kv[1]):
+        if a not in used and b not in used:
+            used |= {a, b}
+            out.append((a, b))
+    return out
