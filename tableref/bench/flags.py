@@ -9,7 +9,8 @@ the verdict is not legal (rules broken, or no legal move explains what changed).
 
 Figures: the share of illegal placements flagged (and of those, flagged for the rule the demo
 broke, and blamed on the right player), false flags per 200 legal placements, placements the
-recogniser could not read, and milliseconds per placement.
+recogniser could not read or the referee could not use (the live session sets such a reading
+aside and shows the problem, raising no flag), and milliseconds per placement.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 
 from ..live.recognition import recogniser_for
 from ..rules import game as rules_of
+from ..rules.errors import RulesError
 from ..vision.errors import VisionError
 from . import Figure
 
@@ -53,10 +55,10 @@ def referee_placement(game_name: str, rules, recogniser, reader, step) -> Outcom
     illegal = step.illegal is not None
     try:
         observation = recogniser.recognise(image, None)
-    except VisionError as exc:
+        verdict = rules.referee(step.before, observation)
+    except (VisionError, RulesError) as exc:  # as live: the reading is set aside, nothing is flagged
         log.info("step %d of game %d not read: %s", step.index, step.game, exc)
         return Outcome(illegal, False, False, False, False, time.perf_counter() - started)
-    verdict = rules.referee(step.before, observation)
     seconds = time.perf_counter() - started
     flagged = not verdict.legal
     codes = {v.code for v in verdict.violations}
@@ -123,7 +125,7 @@ def figures(game_name: str, outcomes: list[Outcome], settings) -> list[Figure]:
                pct(n["right_player"], n["illegal:flagged"]), "%", f"the flagged illegal placements of: {on}"),
         Figure("flags", f"{game_name}: false flags per {PER_LEGAL} legal placements",
                PER_LEGAL * n["legal:flagged"] / n["legal"] if n["legal"] else float("nan"), "flags", on),
-        Figure("flags", f"{game_name}: placements the recogniser could not read",
+        Figure("flags", f"{game_name}: placements not read, or read into an observation the referee refused",
                pct(n["illegal:unread"] + n["legal:unread"], len(outcomes)), "%", on),
         Figure("flags", f"{game_name}: recognition and referee per placement (mean)",
                1000 * sum(seconds) / len(seconds), "ms", on),
