@@ -78,23 +78,31 @@ def run(game_name: str, placements: int = PLACEMENTS, seed: int = 0, illegal_rat
     from ..vision.synthetic.demo import DemoReader, DemoSettings
     from ..vision.synthetic.demo_illegal import is_placement
 
-    settings = DemoSettings(game=game_name, players=players, seed=seed, illegal_rate=illegal_rate, loop=True)
-    reader = DemoReader(settings)
-    reader.open()
     rules = rules_of(game_name)
     recogniser = recogniser or recogniser_for(game_name)
     outcomes: list[Outcome] = []
-    frame = 0
+    demo_seed = seed
     while len(outcomes) < placements:
-        step = reader.timeline.step_at(frame)
-        if step is None:
-            break
-        frame = step.end
-        if step.move is None or not is_placement(game_name, step.move):
-            continue
-        outcomes.append(referee_placement(game_name, rules, recogniser, reader, step))
-        if progress is not None:
-            progress(len(outcomes), placements)
+        settings = DemoSettings(game=game_name, players=players, seed=demo_seed, illegal_rate=illegal_rate, loop=True)
+        reader = DemoReader(settings)
+        reader.open()
+        frame = 0
+        while len(outcomes) < placements:
+            try:
+                step = reader.timeline.step_at(frame)
+            except RulesError as exc:  # the demo's script could not go on: play the next seed's games
+                log.warning("the demo of %s, seed %d, stopped after frame %d: %s", game_name, demo_seed, frame, exc)
+                break
+            if step is None:
+                break
+            frame = step.end
+            if step.move is None or not is_placement(game_name, step.move):
+                continue
+            outcomes.append(referee_placement(game_name, rules, recogniser, reader, step))
+            if progress is not None:
+                progress(len(outcomes), placements)
+        demo_seed += 1
+    settings = DemoSettings(game=game_name, players=players, seed=seed, illegal_rate=illegal_rate, loop=True)
     return figures(game_name, outcomes, settings)
 
 
@@ -109,7 +117,7 @@ def figures(game_name: str, outcomes: list[Outcome], settings) -> list[Figure]:
         n["right_rule"] += o.right_rule and o.flagged
         n["right_player"] += o.right_player and o.flagged
     on = (f"{len(outcomes)} placements ({n['illegal']} illegal, {n['legal']} legal) of the built-in demo of "
-          f"{game_name} ({settings.players} players, seed {settings.seed}, illegal share {settings.illegal_rate:g}, "
+          f"{game_name} ({settings.players} players, seeds from {settings.seed}, illegal share {settings.illegal_rate:g}, "
           f"{settings.image_size[0]}x{settings.image_size[1]}), each read by the shipped recogniser from its "
           "settled frame and refereed from the state before it")
 
