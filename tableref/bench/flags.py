@@ -48,7 +48,7 @@ class Outcome:
     seconds: float
 
 
-def referee_placement(game_name: str, rules, recogniser, reader, step) -> Outcome:
+def referee_placement(rules, recogniser, reader, step) -> Outcome:
     """Render ``step``'s settled frame, read it, and referee it from the state before the move."""
     image = reader.render(step.end - 1)
     started = time.perf_counter()
@@ -98,7 +98,7 @@ def run(game_name: str, placements: int = PLACEMENTS, seed: int = 0, illegal_rat
             frame = step.end
             if step.move is None or not is_placement(game_name, step.move):
                 continue
-            outcomes.append(referee_placement(game_name, rules, recogniser, reader, step))
+            outcomes.append(referee_placement(rules, recogniser, reader, step))
             if progress is not None:
                 progress(len(outcomes), placements)
         demo_seed += 1

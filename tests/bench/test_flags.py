@@ -35,7 +35,7 @@ def test_perfect_eyes_flag_exactly_the_illegal_placements(game_name, count):
         step = reader.timeline.step_at(frame)
         frame = step.end
         if step.move is not None and is_placement(game_name, step.move):
-            outcomes.append(referee_placement(game_name, rules, PerfectEyes(rules, step.after), reader, step))
+            outcomes.append(referee_placement(rules, PerfectEyes(rules, step.after), reader, step))
     assert any(o.illegal for o in outcomes) and any(not o.illegal for o in outcomes)
     assert [o.flagged for o in outcomes] == [o.illegal for o in outcomes]
     assert all(o.right_player for o in outcomes if o.illegal)
