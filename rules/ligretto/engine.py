@@ -234,7 +234,9 @@ def _place_joker(state: State, move: PlaceJoker, faults: tuple[str, ...]) -> Sta
     tokens, locks = list(state.tokens), state.locks
     if token is not None:
         tokens[token] = cell
-        locks = tuple(lk for lk in locks if lk[0] != token) + ((token, p),)
+        # a new joker replaces the player's own earlier lock: a legal game never has two (the
+        # first must be followed at once); one placed anyway after a flag leaves only the new one
+        locks = tuple(lk for lk in locks if lk[0] != token and lk[1] != p) + ((token, p),)
     new = _put(state, Piece("joker", move.joker, (cell,), faults), jokers=tuple(jokers), tokens=tuple(tokens),
                locks=locks)
     return _settle(state, new, p, token)
