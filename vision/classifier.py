@@ -87,6 +87,25 @@ def session_options(threads: int | None = None) -> ort.SessionOptions:
     return opts
 
 
+def load_session(card: ModelCard, model_bytes: bytes, source: str = "model",
+                 threads: int | None = None) -> ort.InferenceSession:
+    """An onnxruntime session of ``model_bytes``, after checking they are the model ``card`` names.
+
+    Raises
+    ------
+    ModelError
+        When the bytes do not match the card's hash or onnxruntime cannot load them.
+    """
+    digest = sha256_of(model_bytes)
+    if digest != card.sha256:
+        raise ModelError(f"{source} does not match its card {card.name!r}: sha256 {digest[:12]}... "
+                         f"but the card says {card.sha256[:12]}...; retrain or restore the pair")
+    try:
+        return ort.InferenceSession(model_bytes, session_options(threads), providers=list(PROVIDERS))
+    except _ORT_ERRORS as exc:
+        raise ModelError(f"{source} cannot be loaded by onnxruntime: {str(exc).splitlines()[0][:300]}") from None
+
+
 class Classifier:
     """An ONNX classifier bound to its model card.
 
@@ -108,14 +127,7 @@ class Classifier:
 
     def __init__(self, card: ModelCard, model_bytes: bytes, source: str = "model",
                  threads: int | None = None):
-        digest = sha256_of(model_bytes)
-        if digest != card.sha256:
-            raise ModelError(f"{source} does not match its card {card.name!r}: sha256 {digest[:12]}... "
-                             f"but the card says {card.sha256[:12]}...; retrain or restore the pair")
-        try:
-            self._session = ort.InferenceSession(model_bytes, session_options(threads), providers=list(PROVIDERS))
-        except _ORT_ERRORS as exc:
-            raise ModelError(f"{source} cannot be loaded by onnxruntime: {str(exc).splitlines()[0][:300]}") from None
+        self._session = load_session(card, model_bytes, source, threads)
         self.card = card
         self._check_io(source)
 

@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 
 from ... import models
 from ...models.card import ModelCard, ModelError, load_card
-from ..classifier import _ORT_ERRORS, PROVIDERS, Classifier, session_options, sha256_of
+from ..classifier import Classifier, load_session
 from ..errors import VisionError
 from ..frame import check_bgr_image
 from .colour import COLOURS, name_colour
@@ -201,14 +200,7 @@ class DiceDetector:
                  source: str = "model", verifier: Classifier | None = None, threads: int | None = None):
         if tuple(card.labels) != LABELS:
             raise ModelError(f"{source}: a dice detector's card must have labels {list(LABELS)}, got {list(card.labels)}")
-        digest = sha256_of(model_bytes)
-        if digest != card.sha256:
-            raise ModelError(f"{source} does not match its card {card.name!r}: sha256 {digest[:12]}... "
-                             f"but the card says {card.sha256[:12]}...; retrain or restore the pair")
-        try:
-            self._session = ort.InferenceSession(model_bytes, session_options(threads), providers=list(PROVIDERS))
-        except _ORT_ERRORS as exc:
-            raise ModelError(f"{source} cannot be loaded by onnxruntime: {str(exc).splitlines()[0][:300]}") from None
+        self._session = load_session(card, model_bytes, source, threads)
         inputs, outputs = self._session.get_inputs(), self._session.get_outputs()
         if len(inputs) != 1 or len(outputs) != 1 or len(inputs[0].shape) != 4:
             raise ModelError(f"{source} must have one 4-D input and one output")
