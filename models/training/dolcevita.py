@@ -16,10 +16,8 @@ costs about half a second per image, so each render's samples are cached as ``.n
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterator
-from multiprocessing import get_context
 from pathlib import Path
 
 import cv2
@@ -34,9 +32,8 @@ from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones
 from ..card import CropSettings, Preprocessing
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import SpotSample, cached_arrays, inner_quad, seeds_for, split_by_render
+from .spots import SpotSample, cached_arrays, fill_cache, inner_quad, seeds_for, split_by_render
 
-log = logging.getLogger(__name__)
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
 TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
@@ -49,8 +46,6 @@ FIRM_SHARE_HIGH, FIRM_SHARE_LOW = 0.65, 0.35
 #: Cached context around each spot: the spot plus this margin, at this size (h, w) px.
 CONTEXT_MARGIN, CONTEXT_SIZE = 0.5, (64, 64)
 CACHE_VERSION = "v2"
-#: Render workers (the machine has 2 cores).
-WORKERS = 2
 
 
 def cache_dir() -> Path:
@@ -157,12 +152,7 @@ def build(seed: int, count: int) -> list[SpotSample]:
     train_seeds, val_seeds = seeds_for(count, SPOTS_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
     offset = seed - TRAIN_SEED
     train_seeds = [s + offset for s in train_seeds]
-    todo = [s for s in train_seeds + val_seeds if not (cache_dir() / f"{s}.npz").is_file()]
-    if todo:
-        log.info("rendering %d Dolce Vita scenes into %s", len(todo), cache_dir())
-        with get_context("spawn").Pool(WORKERS) as pool:
-            for _ in pool.imap_unordered(_cached, todo, chunksize=4):
-                pass
+    fill_cache(train_seeds + val_seeds, cache_dir(), _cached, "Dolce Vita")
     inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
     samples: list[SpotSample] = []
     for split, seeds in (("train", train_seeds), ("val", val_seeds)):

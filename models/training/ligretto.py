@@ -20,10 +20,8 @@ cached as ``.npz`` under ``$TABLEREF_CACHE`` (default ``~/.cache/tableref``).
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterator
-from multiprocessing import get_context
 from pathlib import Path
 
 import cv2
@@ -40,9 +38,8 @@ from ...vision.recognise.ligretto_labels import (CELL_LABELS, CELLS_MODEL, EMPTY
 from ..card import CropSettings, Preprocessing
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import SpotSample, cached_arrays, inner_quad, seeds_for, split_by_render
+from .spots import SpotSample, cached_arrays, fill_cache, inner_quad, seeds_for, split_by_render
 
-log = logging.getLogger(__name__)
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
 TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
@@ -54,7 +51,6 @@ FIRM_SHARE_HIGH, FIRM_SHARE_LOW = 0.65, 0.35
 #: Cached context around each sample: the quad plus this margin, at this size (h, w) px.
 CONTEXT_MARGIN, CONTEXT_SIZE = 0.5, (64, 64)
 CACHE_VERSION = "v1"
-WORKERS = 2
 
 
 #: A cell's sample: a :class:`~.spots.SpotSample` (it remembers its render's split).
@@ -194,12 +190,7 @@ def _build(which: str, seed: int, count: int) -> list[CellSample]:
     train_seeds, val_seeds = seeds_for(count, SAMPLES_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
     offset = seed - TRAIN_SEED
     train_seeds = [s + offset for s in train_seeds]
-    todo = [s for s in train_seeds + val_seeds if not (cache_dir() / f"{s}.npz").is_file()]
-    if todo:
-        log.info("rendering %d Ligretto scenes into %s", len(todo), cache_dir())
-        with get_context("spawn").Pool(WORKERS) as pool:
-            for _ in pool.imap_unordered(_cached, todo, chunksize=4):
-                pass
+    fill_cache(train_seeds + val_seeds, cache_dir(), _cached, "Ligretto")
     rng = np.random.default_rng(seed)
     labels = CELL_LABELS if which == "cover" else TOKEN_LABELS
     samples: list[CellSample] = []

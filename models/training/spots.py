@@ -9,15 +9,21 @@ the crop a little without leaving the picture.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
 
 from .dataset import Sample
+
+log = logging.getLogger(__name__)
+#: Render processes filling a cache (the machine has 2 cores).
+WORKERS = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,3 +71,15 @@ def cached_arrays(path: Path, make: Callable[[], dict[str, np.ndarray]]) -> dict
     np.savez_compressed(tmp, **arrays)
     os.replace(tmp, path)
     return arrays
+
+
+def fill_cache(seeds: Sequence[int], folder: Path, cache_one: Callable[[int], object], what: str) -> None:
+    """Make the ``folder/SEED.npz`` entries of ``seeds`` that are missing, ``cache_one(seed)``
+    each (a module-level function: it runs in :data:`WORKERS` spawned processes)."""
+    todo = [s for s in seeds if not (folder / f"{s}.npz").is_file()]
+    if not todo:
+        return
+    log.info("rendering %d %s scenes into %s", len(todo), what, folder)
+    with get_context("spawn").Pool(WORKERS) as pool:
+        for _ in pool.imap_unordered(cache_one, todo, chunksize=4):
+            pass
