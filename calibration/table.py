@@ -20,6 +20,12 @@ log = logging.getLogger(__name__)
 
 #: At least this many of the layout's markers must be seen (3 markers give 12 corners).
 MIN_MARKERS = 3
+#: Where a caller allows it, two markers in opposite corners are enough: their 8 corners fix
+#: the homography, and the play area lies between them. Two markers count as opposite when
+#: their centres lie at least this share of the layout's extent apart in x and in y alike
+#: (two markers along one edge leave the table's other side unmeasured, and a hand-sized
+#: square 500 mm from the next one tilts the fit by tens of mm across the table).
+OPPOSITE_SHARE = 0.5
 #: A fit whose worst marker corner is further than this from its layout position means the
 #: layout does not describe the table (wrong --table or --marker-mm, a marker misplaced).
 MAX_CORNER_ERROR_MM = 3.0
@@ -123,7 +129,8 @@ def _require(intrinsics: Intrinsics | None) -> Intrinsics:
 
 def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, image_size: tuple[int, int],
                     intrinsics: Intrinsics | None = None,
-                    max_corner_error_mm: float = MAX_CORNER_ERROR_MM) -> TableCalibration:
+                    max_corner_error_mm: float = MAX_CORNER_ERROR_MM,
+                    opposite_pair: bool = False) -> TableCalibration:
     """Fit the image -> table homography to the corners of the layout's markers.
 
     Parameters
@@ -137,12 +144,16 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
         When given, corners are undistorted first, and the homography maps undistorted pixels.
     max_corner_error_mm : float
         Worst allowed distance between a mapped corner and its layout position.
+    opposite_pair : bool
+        Accept two markers in opposite corners of the layout (:func:`opposite`) when no
+        third shows: enough to read a game between them, less sure than three (the corners
+        far from both extrapolate the fit).
 
     Raises
     ------
     MarkerError
-        Fewer than :data:`MIN_MARKERS` layout markers seen, a marker seen twice, or a fit
-        that does not match the layout.
+        Fewer than :data:`MIN_MARKERS` layout markers seen (and not an accepted opposite
+        pair), a marker seen twice, or a fit that does not match the layout.
     ProfileMismatchError
         The intrinsics belong to another image size.
     """
@@ -155,11 +166,12 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
         raise MarkerError(f"marker(s) {twice} seen more than once: remove the duplicate print from the view")
-    if len(seen) < MIN_MARKERS:
+    if len(seen) < MIN_MARKERS and not (opposite_pair and len(seen) == 2 and opposite(layout, *ids)):
         missing = [i for i in layout.ids if i not in ids]
+        pair = " (or 2 in opposite corners)" if opposite_pair else ""
         raise MarkerError(f"only {len(seen)} of the {len(layout.ids)} table markers found ({layout.dictionary}, "
-                          f"missing ids {missing}), at least {MIN_MARKERS} needed: check that the markers are in "
-                          "view, lit, not covered, and of the right dictionary")
+                          f"missing ids {missing}), at least {MIN_MARKERS}{pair} needed: check that the markers "
+                          "are in view, lit, not covered, and of the right dictionary")
     image_px = np.concatenate([m.corners for m in seen])
     if intrinsics is not None:
         image_px = intrinsics.undistort_points(image_px)
@@ -178,3 +190,12 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
                           f"{max_corner_error_mm:g} allowed): check --table, --marker-mm, --ids and where the markers lie")
     log.debug("table fit from markers %s: %s", ids, reprojection)
     return TableCalibration(homography, image_size, intrinsics is not None, layout, tuple(sorted(ids)), reprojection)
+
+
+def opposite(layout: MarkerLayout, first: int, second: int) -> bool:
+    """Whether markers ``first`` and ``second`` of ``layout`` lie in opposite corners: their
+    centres at least :data:`OPPOSITE_SHARE` of the layout's extent apart in x and in y."""
+    centres = {i: layout.placement(i).corners_mm.mean(axis=0) for i in layout.ids}
+    extent = np.ptp(np.array(list(centres.values())), axis=0)
+    apart = np.abs(centres[first] - centres[second])
+    return bool(np.all(apart >= OPPOSITE_SHARE * extent))

@@ -10,7 +10,7 @@ from tableref.calibration.errors import MarkerError, ProfileMismatchError
 from tableref.calibration.layout import default_layout
 from tableref.calibration.markers import DetectedMarker, detect_markers
 from tableref.calibration.rectify import rectify, table_to_rectified
-from tableref.calibration.table import calibrate_table
+from tableref.calibration.table import calibrate_table, opposite
 
 from .conftest import IMAGE_SIZE, TABLE_MM, camera_pixels, table_grid
 
@@ -107,3 +107,15 @@ def test_dictionary_names(name, error):
     else:
         with pytest.raises(error, match="unknown ArUco dictionary"):
             detect_markers(image, name)
+
+
+@pytest.mark.parametrize("table_mm, first, second, expected", [
+    ((800.0, 600.0), 0, 2, True),
+    ((800.0, 600.0), 1, 3, True),
+    ((800.0, 600.0), 0, 1, False),
+    ((800.0, 600.0), 2, 3, False),
+    ((800.0, 600.0), 0, 3, False),
+    ((300.0, 1500.0), 1, 3, True),
+])
+def test_opposite_corners(table_mm, first, second, expected):
+    assert opposite(default_layout(table_mm), first, second) is expected

@@ -119,7 +119,8 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     Raises
     ------
     RecognitionError
-        Fewer than 3 table markers in view, or markers that fit no table layout.
+        Fewer than 3 table markers in view (and not 2 in opposite corners), or markers that
+        fit no table layout.
     """
     check_photo(image)
     size = (image.shape[1], image.shape[0])
@@ -129,23 +130,31 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     layout_given = profile.table.layout if profile is not None and profile.table is not None else None
     dictionary = layout_given.dictionary if layout_given is not None else DEFAULT_DICTIONARY
 
-    def fit(markers):
+    def fit(markers, pair: bool):
         if layout_given is not None:
-            return calibrate_table(markers, layout_given, size, intrinsics, max_corner_error_mm)
-        return _fit_choices(markers, marker_mm, size, intrinsics, choices_mm, max_corner_error_mm)
+            return calibrate_table(markers, layout_given, size, intrinsics, max_corner_error_mm, pair)
+        return _fit_choices(markers, marker_mm, size, intrinsics, choices_mm, max_corner_error_mm, pair)
 
     markers = detect_markers(image, dictionary)
     try:
-        table = fit(markers)
+        return _view(fit(markers, False), intrinsics)
     except CalibrationError as exc:
-        # motion blur smears the markers' edges: try once more on a sharpened copy
-        sharp = detect_markers(sharpen(image), dictionary)
+        first = exc
+    # motion blur smears the markers' edges: try once more on a sharpened copy; only then
+    # settle for two markers in opposite corners (a hand or a cup over the other two)
+    sharp = detect_markers(sharpen(image), dictionary)
+    for found, pair in ((sharp, False), (markers, True), (sharp, True)):
         try:
-            table = fit(sharp)
-        except CalibrationError:
-            found = sorted({m.id for m in markers} | {m.id for m in sharp})
-            raise RecognitionError(f"no table found: {exc} (markers found: {found or 'none'}; is this a photo of "
-                                   "the table with its four printed markers?)") from None
+            return _view(fit(found, pair), intrinsics)
+        except CalibrationError as exc:
+            last = exc
+    found = sorted({m.id for m in markers} | {m.id for m in sharp})
+    reason = last if "opposite" in str(last) else first
+    raise RecognitionError(f"no table found: {reason} (markers found: {found or 'none'}; is this a photo of "
+                           "the table with its four printed markers?)") from None
+
+
+def _view(table: TableCalibration, intrinsics: Intrinsics | None) -> TableView:
     return TableView(table, intrinsics if table.undistorted else None)
 
 
@@ -159,37 +168,38 @@ def sharpen(image: np.ndarray) -> np.ndarray:
 
 
 def _fit_choices(markers, marker_mm: float, size: tuple[int, int], intrinsics: Intrinsics | None,
-                 choices_mm: tuple[tuple[float, float], ...], max_error: float) -> TableCalibration:
+                 choices_mm: tuple[tuple[float, float], ...], max_error: float, pair: bool) -> TableCalibration:
     """The best-fitting of the known play-area sizes, or an estimated size when none fits."""
     fits = []
     for choice in choices_mm:
         try:
             fits.append(calibrate_table(markers, default_layout(tuple(choice), marker_mm), size, intrinsics,
-                                        max_error))
+                                        max_error, pair))
         except MarkerError:
             continue
     if fits:
         return min(fits, key=lambda t: t.reprojection.rms_mm)
-    return _fit_unknown_size(markers, marker_mm, size, intrinsics, max_error)
+    return _fit_unknown_size(markers, marker_mm, size, intrinsics, max_error, pair)
 
 
 def _fit_unknown_size(markers, marker_mm: float, size: tuple[int, int], intrinsics: Intrinsics | None,
-                      max_error: float) -> TableCalibration:
+                      max_error: float, pair: bool) -> TableCalibration:
     """Fit the plane and the play-area size: start from one marker's own square, then
     alternately fit the homography to the corner layout and move the layout's far markers to
     where the fit puts them."""
     ours = [m for m in markers if m.id in DEFAULT_IDS]
     if not ours:
-        return calibrate_table(markers, default_layout((1000.0, 1000.0), marker_mm), size, intrinsics, max_error)
+        return calibrate_table(markers, default_layout((1000.0, 1000.0), marker_mm), size, intrinsics, max_error,
+                               pair)
     width, depth = _first_guess(ours, marker_mm)
     table = None
     for _ in range(SIZE_ROUNDS):
         lo, hi = TABLE_SIDE_RANGE_MM
         width, depth = float(np.clip(width, lo, hi)), float(np.clip(depth, lo, hi))
         table = calibrate_table(markers, default_layout((width, depth), marker_mm), size, intrinsics,
-                                max_corner_error_mm=math.inf)
+                                max_corner_error_mm=math.inf, opposite_pair=pair)
         width, depth = _size_from(table, ours, marker_mm, (width, depth), intrinsics)
-    return calibrate_table(markers, default_layout((width, depth), marker_mm), size, intrinsics, max_error)
+    return calibrate_table(markers, default_layout((width, depth), marker_mm), size, intrinsics, max_error, pair)
 
 
 def _first_guess(markers, marker_mm: float) -> tuple[float, float]:

@@ -92,3 +92,43 @@ def test_motion_blurred_markers(renders, length_px, angle_deg, found):
     else:
         with pytest.raises(RecognitionError, match="no table found"):
             locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+
+
+def cover_markers(image: np.ndarray, ids: tuple[int, ...]) -> np.ndarray:
+    """``image`` with the markers ``ids`` painted over in the table's grey (a hand or a cup)."""
+    import cv2
+
+    from tableref.calibration.markers import detect_markers
+
+    out = image.copy()
+    for m in detect_markers(image):
+        if m.id in ids:
+            centre = m.corners.mean(axis=0)
+            grown = centre + 1.6 * (m.corners - centre)
+            cv2.fillConvexPoly(out, np.round(grown).astype(np.int32), (150, 150, 150))
+    return out
+
+
+@pytest.mark.parametrize("covered, found", [
+    ((1, 3), True),    # 0 and 2 in opposite corners: enough
+    ((0, 2), True),    # 1 and 3 likewise
+    ((2, 3), False),   # the near pair leaves the table's depth unmeasured
+    ((0, 3), False),   # the left pair leaves its width unmeasured
+    ((1, 2, 3), False),
+])
+def test_two_markers_in_opposite_corners_locate_the_table(renders, covered, found):
+    s = renders[SEEDS[1]]  # all four markers show
+    zones = load_dolcevita_zones()
+    full = locate_table(s.image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+    image = cover_markers(s.image, covered)
+    if not found:
+        with pytest.raises(RecognitionError, match="no table found"):
+            locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+        return
+    view = locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+    assert view.table_mm == full.table_mm
+    assert len(view.calibration.markers_used) == 2
+    # the play area between the two markers maps where the four-marker fit puts it
+    w, d = full.table_mm
+    inner = np.array([[x, y] for x in (0.25 * w, 0.5 * w, 0.75 * w) for y in (0.25 * d, 0.5 * d, 0.75 * d)])
+    assert np.abs(view.to_image(inner) - full.to_image(inner)).max() < MAX_SLOT_ERROR_PX
