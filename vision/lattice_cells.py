@@ -195,17 +195,18 @@ def _fit_bend(lattice: AlignedLattice, whole: np.ndarray) -> np.ndarray | None:
     return bend
 
 
-def _joined(chains: list, best: int, cell_px: float) -> np.ndarray:
+def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
     """Chain ``best`` joined with its neighbouring chains across wider gaps (an arm over the
-    board hides several columns), where the gap is a whole number of cells and the neighbour
-    is about as dense in cells as the chain itself (a player's cards beside the board are not)."""
+    board hides several columns), where the gap is a whole number of ``pitch`` and the
+    neighbour is about as dense in cells as the chain itself (a player's cards beside the
+    board are not)."""
     lo = hi = best
     density = chains[best][1].sum() / len(chains[best][0])
     for step in (-1, 1):
         k = best
         while 0 <= k + step < len(chains):
             near, far = (chains[k + step], chains[k]) if step < 0 else (chains[k], chains[k + step])
-            gap = (far[0][0] - near[0][-1]) / cell_px
+            gap = (far[0][0] - near[0][-1]) / pitch
             other = chains[k + step]
             if (gap > MAX_JOIN or abs(gap - round(gap)) > OFF_PITCH or len(other[0]) < MIN_JOIN_LINES
                     or other[1].sum() / len(other[0]) < JOIN_DENSITY * density):
@@ -234,16 +235,18 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
     if len(lines) < 2:
         return None
     gaps = np.diff(lines)
-    steps = gaps / cell_px
+    # whole numbers of the measured pitch (a space and the gap beside it), not of the space
+    pitch = _pitch(gaps, cell_px)
+    steps = gaps / pitch
     # lines further apart than MAX_STEP cells, or not a whole number of cells apart, are not one board
     off_pitch = (steps > NEIGHBOUR_STEP[1]) & (np.abs(steps - np.round(steps)) > OFF_PITCH)
     cuts = np.nonzero((gaps > MAX_STEP * cell_px) | off_pitch)[0] + 1
     chains = list(zip(np.split(lines, cuts), np.split(counts, cuts)))
-    chain = _joined(chains, int(np.argmax([c.sum() for _, c in chains])), cell_px)
+    chain = _joined(chains, int(np.argmax([c.sum() for _, c in chains])), pitch)
     if len(chain) < 2:
         return None
     gaps = np.diff(chain)
-    near = gaps[(gaps >= NEIGHBOUR_STEP[0] * cell_px) & (gaps <= NEIGHBOUR_STEP[1] * cell_px)]
+    near = _near(gaps, cell_px)
     step = float(np.median(near)) if len(near) else cell_px
     centres, found = [chain[0]], [True]
     for a, b in zip(chain[:-1], chain[1:]):
@@ -253,3 +256,15 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
         centres.append(b)
         found.append(True)
     return np.array(centres), np.array(found, bool), near
+
+
+def _near(gaps: np.ndarray, cell_px: float) -> np.ndarray:
+    """The ``gaps`` between neighbouring lines (within NEIGHBOUR_STEP of a cell)."""
+    return gaps[(gaps >= NEIGHBOUR_STEP[0] * cell_px) & (gaps <= NEIGHBOUR_STEP[1] * cell_px)]
+
+
+def _pitch(gaps: np.ndarray, cell_px: float) -> float:
+    """The lattice's pitch (px) from the gaps between found lines: the median neighbouring
+    gap, or ``cell_px`` when no two found lines are neighbours."""
+    near = _near(gaps, cell_px)
+    return float(np.median(near)) if len(near) else cell_px

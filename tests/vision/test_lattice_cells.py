@@ -17,9 +17,9 @@ def centres(cols, rows, hidden=(), jitter=0.0, seed=0):
     return np.array(pts) + rng.uniform(-jitter, jitter, (len(pts), 2))
 
 
-def seamed(n, start=100.0, seam=4.8, section=4):
-    """Centres of ``n`` columns, a seam every ``section`` columns."""
-    return [start + k * CELL + seam * (k // section) for k in range(n)]
+def seamed(n, start=100.0, seam=4.8, section=4, pitch=CELL):
+    """Centres of ``n`` columns ``pitch`` apart, a seam every ``section`` columns."""
+    return [start + k * pitch + seam * (k // section) for k in range(n)]
 
 
 CASES = [
@@ -40,6 +40,16 @@ def test_columns_and_rows_where_the_cells_are(name, xs, ys, hidden, shape, found
     assert lat.found_columns.tolist() == found
     assert np.abs(lat.columns - np.array(xs)).max() < 3.0
     assert abs(lat.cell - CELL) < 1.5
+
+
+def test_an_arm_over_spaces_wider_apart_than_a_space():
+    # spaces 36 px with 2.2 px gaps: an arm over three columns and a seam leaves a gap of
+    # 4.13 pitches, but 4.36 spaces (the two parts must still be one board)
+    xs = seamed(12, pitch=CELL + 2.2)
+    lat = aligned_lattice(centres(xs, seamed(4, pitch=CELL + 2.2), tuple((x, y) for x in xs[3:6]
+                                                                       for y in seamed(4, pitch=CELL + 2.2))), CELL)
+    assert len(lat.columns) == 12 and lat.found_columns.tolist() == [True] * 3 + [False] * 3 + [True] * 6
+    assert np.abs(lat.columns - np.array(xs)).max() < 3.0
 
 
 def test_lone_blobs_elsewhere_are_not_columns():
