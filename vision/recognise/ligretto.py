@@ -43,10 +43,6 @@ MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 MIN_CONFIDENCE = 0.6
 #: A colour is read when at least this share of a space's coloured ring agrees.
 MIN_COLOUR_SHARE = 0.6
-#: A card or joker whose coloured ring agrees on one colour this much is a card; this
-#: little, a joker (four colours, its star; a token on it hides some). On validation renders
-#: a card's ring agrees 0.97 or more in 95 of 100, a joker's at most 0.67.
-CARD_COLOUR_SHARE, JOKER_COLOUR_SHARE = 0.85, 0.7
 #: Drawing: line width (px) and colours (BGR) of what is read, and of flagged spaces.
 LINE_PX = 2
 DRAW = {"none": (200, 200, 200), CARD: (0, 200, 0), JOKER: (255, 0, 255), None: (128, 128, 128)}
@@ -253,11 +249,6 @@ def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, col
         return SpaceReading(cell, None, None, None, 0.0, None, None, 0.0, quad_t)
     owner = None
     if kind in (CARD, JOKER):
-        # a card's half shows one colour, a joker four: the colour ring settles which it is
-        if colour_share >= CARD_COLOUR_SHARE:
-            kind = CARD
-        elif colour_share <= JOKER_COLOUR_SHARE:
-            kind = JOKER
         p = (ev.card_borders if kind == CARD else ev.joker_borders)[i]
         owner = int(np.argmax(p)) if p.max() >= MIN_CONFIDENCE else None
     shown = colour if (kind != JOKER and colour_share >= MIN_COLOUR_SHARE) else None
