@@ -56,18 +56,34 @@ class _Found:
 
 def _new_cells(node: State, items: list[tuple[int, CellSeen]]):
     """Observed cards ``{index: (owner, colour)}`` and jokers ``{index: owner}`` that ``node``
-    does not show there."""
+    does not show there. A card half of the colour that ``node``'s card there shows, in another
+    border, is that card with its border misread (:func:`_border_misread`), not a new one."""
     cards, jokers = {}, {}
     for i, item in items:
         if item.cover not in ("card", "joker") or item.owner is None:
             continue
-        if cell_view(node, i) == item.expected():
+        if cell_view(node, i) == item.expected() or _border_misread(node, i, item):
             continue
         if item.cover == "card" and item.colour is not None:
             cards[i] = (item.owner, item.colour)
         elif item.cover == "joker":
             jokers[i] = item.owner
     return cards, jokers
+
+
+def _border_misread(node: State, i: int, item: CellSeen) -> bool:
+    """Whether ``item`` shows the card ``node`` has on space ``i``, but for its owner.
+
+    Every card matches the board's colours under it, so a card put down exactly on another
+    shows the same colours there; the border style (a line 1 mm wide, solid, double, dashed
+    or dotted) is what a camera reads least surely. Taking such a half for the old card keeps
+    one misread border from becoming a card that "conceals" it. A card covering only part of
+    another still shows a new half elsewhere and is flagged; one laid exactly on a card of the
+    same colours in the same places is still told by its token: every placement moves a token
+    onto the card, so a half whose token came or went is new."""
+    cover, owner, colour = cell_view(node, i)
+    return (cover == item.cover == "card" and colour == item.colour and owner != item.owner
+            and item.token is not None and item.token == (i in node.tokens))
 
 
 def _card_variants(node: State, p: int, card: int, cells: tuple[int, int], lenient: bool):
