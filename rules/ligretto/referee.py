@@ -72,7 +72,8 @@ def _new_cells(node: State, items: list[tuple[int, CellSeen]]):
 
 
 def _border_misread(node: State, i: int, item: CellSeen) -> bool:
-    """Whether ``item`` shows the card ``node`` has on space ``i``, but for its owner.
+    """Whether ``item`` shows the card ``node`` has on space ``i``, but for its owner (or as
+    that owner's joker).
 
     Every card matches the board's colours under it, so a card put down exactly on another
     shows the same colours there; the border style (a line 1 mm wide, solid, double, dashed
@@ -82,8 +83,11 @@ def _border_misread(node: State, i: int, item: CellSeen) -> bool:
     same colours in the same places is still told by its token: every placement moves a token
     onto the card, so a half whose token came or went is new."""
     cover, owner, colour = cell_view(node, i)
-    return (cover == item.cover == "card" and colour == item.colour and owner != item.owner
-            and item.token is not None and item.token == (i in node.tokens))
+    if cover != "card" or item.token is None or item.token != (i in node.tokens):
+        return False
+    if item.cover == "joker":  # a card's half taken for its owner's joker (one colour hidden by a hand)
+        return item.owner == owner
+    return item.cover == "card" and colour == item.colour and owner != item.owner
 
 
 def _card_variants(node: State, p: int, card: int, cells: tuple[int, int], lenient: bool):
