@@ -24,8 +24,11 @@ MIN_MARKERS = 3
 #: the homography, and the play area lies between them. Two markers count as opposite when
 #: their centres lie at least this share of the layout's extent apart in x and in y alike
 #: (two markers along one edge leave the table's other side unmeasured, and a hand-sized
-#: square 500 mm from the next one tilts the fit by tens of mm across the table).
+#: square 500 mm from the next one tilts the fit by tens of mm across the table; a caller
+#: that finds its game's own geometry in the image may still accept them).
 OPPOSITE_SHARE = 0.5
+#: Which pairs of markers a caller accepts when no third shows.
+TWO_MARKERS = ("never", "opposite", "any")
 #: A fit whose worst marker corner is further than this from its layout position means the
 #: layout does not describe the table (wrong --table or --marker-mm, a marker misplaced).
 MAX_CORNER_ERROR_MM = 3.0
@@ -130,7 +133,7 @@ def _require(intrinsics: Intrinsics | None) -> Intrinsics:
 def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, image_size: tuple[int, int],
                     intrinsics: Intrinsics | None = None,
                     max_corner_error_mm: float = MAX_CORNER_ERROR_MM,
-                    opposite_pair: bool = False) -> TableCalibration:
+                    two_markers: str = "never") -> TableCalibration:
     """Fit the image -> table homography to the corners of the layout's markers.
 
     Parameters
@@ -144,16 +147,18 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
         When given, corners are undistorted first, and the homography maps undistorted pixels.
     max_corner_error_mm : float
         Worst allowed distance between a mapped corner and its layout position.
-    opposite_pair : bool
-        Accept two markers in opposite corners of the layout (:func:`opposite`) when no
-        third shows: enough to read a game between them, less sure than three (the corners
-        far from both extrapolate the fit).
+    two_markers : {"never", "opposite", "any"}
+        Whether two markers are enough when no third shows: never; two in opposite corners of
+        the layout (:func:`opposite`: enough to read a game between them, less sure than
+        three, as the corners far from both extrapolate the fit); or any two (their fit leaves
+        the table's far side tens of mm off: for a caller that finds its game by its own
+        geometry).
 
     Raises
     ------
     MarkerError
-        Fewer than :data:`MIN_MARKERS` layout markers seen (and not an accepted opposite
-        pair), a marker seen twice, or a fit that does not match the layout.
+        Fewer than :data:`MIN_MARKERS` layout markers seen (and not an accepted pair), a
+        marker seen twice, or a fit that does not match the layout.
     ProfileMismatchError
         The intrinsics belong to another image size.
     """
@@ -166,9 +171,12 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
         raise MarkerError(f"marker(s) {twice} seen more than once: remove the duplicate print from the view")
-    if len(seen) < MIN_MARKERS and not (opposite_pair and len(seen) == 2 and opposite(layout, *ids)):
+    if two_markers not in TWO_MARKERS:
+        raise ValueError(f"two_markers must be one of {TWO_MARKERS}, got {two_markers!r}")
+    pair_ok = len(seen) == 2 and (two_markers == "any" or (two_markers == "opposite" and opposite(layout, *ids)))
+    if len(seen) < MIN_MARKERS and not pair_ok:
         missing = [i for i in layout.ids if i not in ids]
-        pair = " (or 2 in opposite corners)" if opposite_pair else ""
+        pair = {"never": "", "opposite": " (or 2 in opposite corners)", "any": " (or 2)"}[two_markers]
         raise MarkerError(f"only {len(seen)} of the {len(layout.ids)} table markers found ({layout.dictionary}, "
                           f"missing ids {missing}), at least {MIN_MARKERS}{pair} needed: check that the markers "
                           "are in view, lit, not covered, and of the right dictionary")

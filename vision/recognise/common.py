@@ -43,6 +43,10 @@ TABLE_SIDE_RANGE_MM = (200.0, 3000.0)
 #: on an unsharp-masked copy (sigma in px, amount); on the twin's renders with 6-7 px of
 #: motion blur this finds all four markers where the plain image gives none to two.
 SHARPEN_SIGMA_PX, SHARPEN_AMOUNT = 3.0, 2.0
+#: Play-area sizes whose fits' RMS corner errors lie within this (mm) fit alike: the markers
+#: seen do not tell them apart (a fit to the wrong size of a measured side is off by
+#: millimetres; the corners' own noise is a few tenths).
+ALIKE_MM = 0.05
 #: Images whose grey levels spread less than this (std, 8-bit) are blank.
 BLANK_STD = 2.0
 #: The blank test looks at every BLANK_STRIDE-th pixel in x and y (a 1280x720 image: 57,600
@@ -101,7 +105,7 @@ def check_photo(image: np.ndarray) -> np.ndarray:
 
 def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = None,
                  choices_mm: tuple[tuple[float, float], ...] = (),
-                 max_corner_error_mm: float = MAX_CORNER_ERROR_MM) -> TableView:
+                 max_corner_error_mm: float = MAX_CORNER_ERROR_MM, two_markers: str = "opposite") -> TableView:
     """Find the table plane from the markers visible in ``image``.
 
     Parameters
@@ -115,12 +119,18 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
         Play-area sizes the game is laid out on (from its zones); without a profile the one
         whose corner layout fits the markers best is taken, else the size is estimated.
     max_corner_error_mm : float
+    two_markers : {"opposite", "any", "never"}
+        Which two markers locate the table when no third is found (after the sharpened copy
+        was tried too): two in opposite corners by default; any two for a game found by its
+        own geometry in the view (Ligretto's board of square spaces), where a tilt of the far
+        side by tens of mm does not matter; with a pair along one edge, of the sizes that fit
+        alike the largest is taken, so the view holds the whole play area.
 
     Raises
     ------
     RecognitionError
-        Fewer than 3 table markers in view (and not 2 in opposite corners), or markers that
-        fit no table layout.
+        Fewer than 3 table markers in view (and not 2 that ``two_markers`` accepts), or
+        markers that fit no table layout.
     """
     check_photo(image)
     size = (image.shape[1], image.shape[0])
@@ -130,26 +140,26 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     layout_given = profile.table.layout if profile is not None and profile.table is not None else None
     dictionary = layout_given.dictionary if layout_given is not None else DEFAULT_DICTIONARY
 
-    def fit(markers, pair: bool):
+    def fit(markers, pair: str):
         if layout_given is not None:
             return calibrate_table(markers, layout_given, size, intrinsics, max_corner_error_mm, pair)
         return _fit_choices(markers, marker_mm, size, intrinsics, choices_mm, max_corner_error_mm, pair)
 
     markers = detect_markers(image, dictionary)
     try:
-        return _view(fit(markers, False), intrinsics)
+        return _view(fit(markers, "never"), intrinsics)
     except CalibrationError as exc:
         first = exc
     # motion blur smears the markers' edges: try once more on a sharpened copy; only then
     # settle for two markers in opposite corners (a hand or a cup over the other two)
     sharp = detect_markers(sharpen(image), dictionary)
-    for found, pair in ((sharp, False), (markers, True), (sharp, True)):
+    for found, pair in ((sharp, "never"), (markers, two_markers), (sharp, two_markers)):
         try:
             return _view(fit(found, pair), intrinsics)
         except CalibrationError as exc:
             last = exc
     found = sorted({m.id for m in markers} | {m.id for m in sharp})
-    reason = last if "opposite" in str(last) else first
+    reason = last if "(or 2" in str(last) else first
     raise RecognitionError(f"no table found: {reason} (markers found: {found or 'none'}; is this a photo of "
                            "the table with its four printed markers?)") from None
 
@@ -168,8 +178,10 @@ def sharpen(image: np.ndarray) -> np.ndarray:
 
 
 def _fit_choices(markers, marker_mm: float, size: tuple[int, int], intrinsics: Intrinsics | None,
-                 choices_mm: tuple[tuple[float, float], ...], max_error: float, pair: bool) -> TableCalibration:
-    """The best-fitting of the known play-area sizes, or an estimated size when none fits."""
+                 choices_mm: tuple[tuple[float, float], ...], max_error: float, pair: str) -> TableCalibration:
+    """The best-fitting of the known play-area sizes (of those that fit alike, the largest:
+    two markers along one edge do not measure the other side), or an estimated size when
+    none fits."""
     fits = []
     for choice in choices_mm:
         try:
@@ -178,12 +190,14 @@ def _fit_choices(markers, marker_mm: float, size: tuple[int, int], intrinsics: I
         except MarkerError:
             continue
     if fits:
-        return min(fits, key=lambda t: t.reprojection.rms_mm)
+        best = min(t.reprojection.rms_mm for t in fits)
+        alike = [t for t in fits if t.reprojection.rms_mm <= best + ALIKE_MM]
+        return max(alike, key=lambda t: (t.layout.table_mm[0] * t.layout.table_mm[1], -t.reprojection.rms_mm))
     return _fit_unknown_size(markers, marker_mm, size, intrinsics, max_error, pair)
 
 
 def _fit_unknown_size(markers, marker_mm: float, size: tuple[int, int], intrinsics: Intrinsics | None,
-                      max_error: float, pair: bool) -> TableCalibration:
+                      max_error: float, pair: str) -> TableCalibration:
     """Fit the plane and the play-area size: start from one marker's own square, then
     alternately fit the homography to the corner layout and move the layout's far markers to
     where the fit puts them."""
@@ -197,7 +211,7 @@ def _fit_unknown_size(markers, marker_mm: float, size: tuple[int, int], intrinsi
         lo, hi = TABLE_SIDE_RANGE_MM
         width, depth = float(np.clip(width, lo, hi)), float(np.clip(depth, lo, hi))
         table = calibrate_table(markers, default_layout((width, depth), marker_mm), size, intrinsics,
-                                max_corner_error_mm=math.inf, opposite_pair=pair)
+                                max_corner_error_mm=math.inf, two_markers=pair)
         width, depth = _size_from(table, ours, marker_mm, (width, depth), intrinsics)
     return calibrate_table(markers, default_layout((width, depth), marker_mm), size, intrinsics, max_error, pair)
 

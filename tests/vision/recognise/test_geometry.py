@@ -109,25 +109,29 @@ def cover_markers(image: np.ndarray, ids: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("covered, found", [
-    ((1, 3), True),    # 0 and 2 in opposite corners: enough
-    ((0, 2), True),    # 1 and 3 likewise
-    ((2, 3), False),   # the near pair leaves the table's depth unmeasured
-    ((0, 3), False),   # the left pair leaves its width unmeasured
-    ((1, 2, 3), False),
+@pytest.mark.parametrize("covered, two_markers, found", [
+    ((1, 3), "opposite", True),    # 0 and 2 in opposite corners: enough
+    ((0, 2), "opposite", True),    # 1 and 3 likewise
+    ((2, 3), "opposite", False),   # the near pair leaves the table's far side tens of mm off
+    ((0, 3), "opposite", False),   # the left pair leaves its right side so
+    ((2, 3), "any", True),         # ... unless the caller finds its game by its own geometry
+    ((1, 3), "never", False),
+    ((1, 2, 3), "any", False),
 ])
-def test_two_markers_in_opposite_corners_locate_the_table(renders, covered, found):
+def test_two_markers_in_opposite_corners_locate_the_table(renders, covered, two_markers, found):
     s = renders[SEEDS[1]]  # all four markers show
     zones = load_dolcevita_zones()
     full = locate_table(s.image, zones.marker_mm, choices_mm=zones.table_mm_choices)
     image = cover_markers(s.image, covered)
     if not found:
         with pytest.raises(RecognitionError, match="no table found"):
-            locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+            locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers=two_markers)
         return
-    view = locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices)
-    assert view.table_mm == full.table_mm
+    view = locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers=two_markers)
+    assert view.table_mm == full.table_mm  # the depth is one for every Dolce Vita size
     assert len(view.calibration.markers_used) == 2
+    if two_markers == "any":
+        return
     # the play area between the two markers maps where the four-marker fit puts it
     w, d = full.table_mm
     inner = np.array([[x, y] for x in (0.25 * w, 0.5 * w, 0.75 * w) for y in (0.25 * d, 0.5 * d, 0.75 * d)])
