@@ -10,7 +10,10 @@ spaces.  Two cards placed at once on a shared space: "The card that is placed on
 first is allowed to stay on the board" -- the one lying on top is taken back (``contested``).
 After a round the cards put on a player board are read from the colours seen there, with and
 without the removal rule.  A legal verdict whose best explanation still disagrees with sure items
-says so: its note begins with ``NOT_EXPLAINED`` and names them.
+says so: its note begins with ``NOT_EXPLAINED`` and names them.  A new card's half whose
+neighbour the camera could not read (a hand over it) is explained by a card lying on both, so
+an unreadable half is never taken for a broken rule; a half of a known card seen in another
+border is that card misread (:func:`_border_misread`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from .moves import NextRound, Place, PlaceJoker, SetTokens, ToPlayerBoard
 from .observation import SURE, CellSeen, Observation, PlayerSeen, cell_view, cost, disagreements, validate_for
 from .placement import PREFIX
 from .scoring import PLAYER_BOARD_CARDS
-from .state import State
+from .state import FREE, State
 
 #: Most search nodes per search (bounds the referee's time on a wildly different observation).
 NODE_BUDGET = 4000
@@ -124,6 +127,19 @@ def _placements(node: State, items, lenient: bool):
             paired.update((a, b))
             cells = (a, b) if card_colours(card) == (x, y) else (b, a)
             yield from _card_variants(node, p, card, cells, lenient)
+    if not lenient:  # a new half whose neighbour the camera could not read (a hand, a blur)
+        unknown = {i for i, item in items if item.cover is None and node.cover[i] == FREE}
+        for a, (p, x) in cards.items():
+            if a in paired:
+                continue
+            for b in edges[a]:
+                if b not in unknown:
+                    continue
+                y = node.board.colours[b]  # a legal card matches the board under it
+                card = hand_classes(node, p).get(class_key(x, y))
+                if card is not None:
+                    cells = (a, b) if card_colours(card) == (x, y) else (b, a)
+                    yield from _card_variants(node, p, card, cells, lenient)
     if lenient:  # a card with one half looking unchanged, or hidden under another card
         seen = {i: (item.owner, item.colour) for i, item in items if item.cover == "card"}
         for a, (p, x) in cards.items():

@@ -112,6 +112,21 @@ def test_a_sure_misread_border_is_not_a_concealing_card(halves, as_joker):
     assert verdict.note.startswith(L.NOT_EXPLAINED)
 
 
+@pytest.mark.parametrize("hide", ["token half", "other half"])
+def test_a_card_with_one_half_unreadable_is_still_explained_legally(hide):
+    # a hand over one half of the card just placed: the camera reads one half, the other is
+    # unknown (cover None); the legal placement explains it, nothing is flagged
+    state = small_game(2)
+    after = L.apply(state, GOOD_MOVE)
+    cells = list(L.observe(after).cells)
+    halves = [n for n, c in enumerate(cells) if c.cover == "card"]
+    n = next(k for k in halves if cells[k].token == (hide == "token half"))
+    cells[n] = replace(cells[n], cover=None, owner=None, colour=None, confidence=0.0, token=None,
+                       token_confidence=0.0)
+    verdict = L.referee(state, replace(L.observe(after), cells=tuple(cells)))
+    assert verdict.legal and verdict.state.pieces == after.pieces
+
+
 def test_contested_space_first_card_stays():
     """"The card that is placed on the board first is allowed to stay on the board." """
     state = small_game(2)
