@@ -76,7 +76,7 @@ def _new_cells(node: State, items: list[tuple[int, CellSeen]]):
 
 def _border_misread(node: State, i: int, item: CellSeen) -> bool:
     """Whether ``item`` shows the card ``node`` has on space ``i``, but for its owner (or as
-    that owner's joker).
+    a joker).
 
     Every card matches the board's colours under it, so a card put down exactly on another
     shows the same colours there; the border style (a line 1 mm wide, solid, double, dashed
@@ -88,8 +88,8 @@ def _border_misread(node: State, i: int, item: CellSeen) -> bool:
     cover, owner, colour = cell_view(node, i)
     if cover != "card" or item.token is None or item.token != (i in node.tokens):
         return False
-    if item.cover == "joker":  # a card's half taken for its owner's joker (one colour hidden by a hand)
-        return item.owner == owner
+    if item.cover == "joker":  # a card's half taken for a joker (its colour half hidden by a hand)
+        return True
     return item.cover == "card" and colour == item.colour and owner != item.owner
 
 

@@ -95,17 +95,19 @@ def test_a_doubtful_misread_does_not_defeat_the_legal_explanation(what):
     assert verdict.explanations[0].cost == pytest.approx(0.3 if what == "cover" else 0.4)
 
 
-@pytest.mark.parametrize("halves, as_joker", [(1, False), (2, False), (1, True)])
-def test_a_sure_misread_border_is_not_a_concealing_card(halves, as_joker):
+@pytest.mark.parametrize("halves, as_joker, other_owner", [
+    (1, False, True), (2, False, True), (1, True, False), (1, True, True)])
+def test_a_sure_misread_border_is_not_a_concealing_card(halves, as_joker, other_owner):
     # the card placed earlier is seen, surely, in another player's border on one or both
-    # halves, or as its owner's joker (its colours and token as they were): the referee keeps
-    # the card it knows
+    # halves, or as a joker (its colours and token as they were): the referee keeps the card
+    # it knows
     before_next = L.apply(small_game(2), GOOD_MOVE)
     cells = list(L.observe(before_next).cells)
     placed = [n for n, c in enumerate(cells) if c.cover == "card"]
     assert len(placed) == 2
     for n in placed[:halves]:
-        misread = (dict(cover="joker", colour=None) if as_joker else dict(owner=1 - cells[n].owner))
+        owner = 1 - cells[n].owner if other_owner else cells[n].owner
+        misread = dict(cover="joker", colour=None, owner=owner) if as_joker else dict(owner=owner)
         cells[n] = replace(cells[n], confidence=1.0, **misread)
     verdict = L.referee(before_next, replace(L.observe(before_next), cells=tuple(cells)))
     assert verdict.legal and verdict.moves == () and verdict.state == before_next
