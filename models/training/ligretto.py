@@ -7,9 +7,11 @@ them; the augmentation shifts, scales and turns the crop by more than that). Cut
 samples where the recogniser finds the spaces instead was tried and read no better. Labels come from
 the rules state: what covers the space, whether a token stands on it. A space of which less
 than :data:`FIRM_SHARE_LOW` shows (a hand, an object; about half of it) is ``hidden``; one
-between that and :data:`FIRM_SHARE_HIGH` is left out. Places one and two spaces beyond the board's edge are
-``off``; the halves of the cards on the players' boards and the unused jokers beside them add
-samples of every border style (a joker on the board is rare).
+between that and :data:`FIRM_SHARE_HIGH` is left out. Places one and two spaces beyond the
+board's edge are ``off``; the halves of the cards on the players' boards and the unused
+jokers beside them add samples of every border style (a joker on the board is rare). The
+training split is rebalanced (:data:`KEEP_SHARE`, :data:`TOKEN_ON_PIECE_COPIES`); the
+validation split is kept as rendered.
 
 Each crop is rolled by a random quarter turn (cards lie both ways on the board).
 
@@ -49,8 +51,8 @@ SAMPLES_PER_RENDER = 170
 #: A space showing at least this share is read; below FIRM_SHARE_LOW it is hidden. The band
 #: between is left out. A space half under a hand or an object is hidden, not what shows of
 #: it: the dark edge of a phone across half a free space looks like a card's border, and a
-#: classifier that never saw such halves called them cards (about 0.2 % of the spaces of
-#: validation renders); a half-hidden space read as unknown costs nothing.
+#: classifier that never saw such halves called them cards (a few tenths of a per cent of
+#: the spaces of validation renders); a half-hidden space read as unknown costs nothing.
 FIRM_SHARE_HIGH, FIRM_SHARE_LOW = 0.65, 0.55
 #: Cached context around each sample: the quad plus this margin, at this size (h, w) px.
 CONTEXT_MARGIN, CONTEXT_SIZE = 0.5, (64, 64)

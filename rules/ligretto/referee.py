@@ -60,7 +60,7 @@ class _Found:
 def _new_cells(node: State, items: list[tuple[int, CellSeen]]):
     """Observed cards ``{index: (owner, colour)}`` and jokers ``{index: owner}`` that ``node``
     does not show there. A card half of the colour that ``node``'s card there shows, in another
-    border, is that card with its border misread (:func:`_border_misread`), not a new one."""
+    border or as a joker, is that card misread (:func:`_border_misread`), not a new one."""
     cards, jokers = {}, {}
     for i, item in items:
         if item.cover not in ("card", "joker") or item.owner is None:

@@ -151,7 +151,7 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     except CalibrationError as exc:
         first = exc
     # motion blur smears the markers' edges: try once more on a sharpened copy; only then
-    # settle for two markers in opposite corners (a hand or a cup over the other two)
+    # settle for two markers, as ``two_markers`` allows (a hand or a cup over the other two)
     sharp = detect_markers(sharpen(image), dictionary)
     for found, pair in ((sharp, "never"), (markers, two_markers), (sharp, two_markers)):
         try:
