@@ -112,6 +112,16 @@ def _card_variants(node: State, p: int, card: int, cells: tuple[int, int], lenie
     yield Place(p, card, rc, None, 1)
 
 
+def _card_at(node: State, p: int, a: int, x: str, b: int, y: str, lenient: bool):
+    """Every variant of player ``p``'s card showing ``x`` on space ``a`` and ``y`` on ``b``
+    put down there; none when ``p`` holds no card of those colours."""
+    card = hand_classes(node, p).get(class_key(x, y))
+    if card is None:
+        return
+    cells = (a, b) if card_colours(card) == (x, y) else (b, a)
+    yield from _card_variants(node, p, card, cells, lenient)
+
+
 def _placements(node: State, items, lenient: bool):
     cards, jokers = _new_cells(node, items)
     edges = node.board.edges
@@ -120,39 +130,32 @@ def _placements(node: State, items, lenient: bool):
         for b in edges[a]:
             if b <= a or cards.get(b, (None,))[0] != p:
                 continue
-            y = cards[b][1]
-            card = hand_classes(node, p).get(class_key(x, y))
-            if card is None:
-                continue
-            paired.update((a, b))
-            cells = (a, b) if card_colours(card) == (x, y) else (b, a)
-            yield from _card_variants(node, p, card, cells, lenient)
-    if not lenient:  # a new half whose neighbour the camera could not read (a hand, a blur)
-        unknown = {i for i, item in items if item.cover is None and node.cover[i] == FREE}
-        for a, (p, x) in cards.items():
-            if a in paired:
-                continue
-            for b in edges[a]:
-                if b not in unknown:
-                    continue
-                y = node.board.colours[b]  # a legal card matches the board under it
-                card = hand_classes(node, p).get(class_key(x, y))
-                if card is not None:
-                    cells = (a, b) if card_colours(card) == (x, y) else (b, a)
-                    yield from _card_variants(node, p, card, cells, lenient)
-    if lenient:  # a card with one half looking unchanged, or hidden under another card
+            moves = list(_card_at(node, p, a, x, b, cards[b][1], lenient))
+            if moves:
+                paired.update((a, b))
+                yield from moves
+    # a new half alone: its other half on a space the camera could not read (a hand, a blur),
+    # or, where rules may be broken, on a half looking unchanged or hidden under another card
+    if lenient:
         seen = {i: (item.owner, item.colour) for i, item in items if item.cover == "card"}
-        for a, (p, x) in cards.items():
-            if a in paired:
-                continue
-            for b in edges[a]:
-                if cards.get(b, (None,))[0] == p:
-                    continue
-                y = seen[b][1] if seen.get(b, (None,))[0] == p and seen[b][1] else node.board.colours[b]
-                card = hand_classes(node, p).get(class_key(x, y))
-                if card is not None:
-                    cells = (a, b) if card_colours(card) == (x, y) else (b, a)
-                    yield from _card_variants(node, p, card, cells, lenient)
+
+        def partner(b: int, p: int) -> str | None:
+            if cards.get(b, (None,))[0] == p:
+                return None
+            return seen[b][1] if seen.get(b, (None,))[0] == p and seen[b][1] else node.board.colours[b]
+    else:
+        unknown = {i for i, item in items if item.cover is None and node.cover[i] == FREE}
+
+        def partner(b: int, p: int) -> str | None:
+            return node.board.colours[b] if b in unknown else None  # a legal card matches the board
+
+    for a, (p, x) in cards.items():
+        if a in paired:
+            continue
+        for b in edges[a]:
+            y = partner(b, p)
+            if y is not None:
+                yield from _card_at(node, p, a, x, b, y, lenient)
     for cell, p in jokers.items():
         if node.jokers[p]:
             for t in list(range(TOKENS)) + ([None] if lenient else []):
