@@ -236,7 +236,7 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
         return None
     gaps = np.diff(lines)
     # whole numbers of the measured pitch (a space and the gap beside it), not of the space
-    pitch = _pitch(gaps, cell_px)
+    pitch = _pitch(_near(gaps, cell_px), cell_px)
     steps = gaps / pitch
     # lines further apart than MAX_STEP cells, or not a whole number of cells apart, are not one board
     off_pitch = (steps > NEIGHBOUR_STEP[1]) & (np.abs(steps - np.round(steps)) > OFF_PITCH)
@@ -247,7 +247,7 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
         return None
     gaps = np.diff(chain)
     near = _near(gaps, cell_px)
-    step = float(np.median(near)) if len(near) else cell_px
+    step = _pitch(near, cell_px)
     centres, found = [chain[0]], [True]
     for a, b in zip(chain[:-1], chain[1:]):
         missing = max(0, int(round((b - a) / step)) - 1)
@@ -263,8 +263,7 @@ def _near(gaps: np.ndarray, cell_px: float) -> np.ndarray:
     return gaps[(gaps >= NEIGHBOUR_STEP[0] * cell_px) & (gaps <= NEIGHBOUR_STEP[1] * cell_px)]
 
 
-def _pitch(gaps: np.ndarray, cell_px: float) -> float:
-    """The lattice's pitch (px) from the gaps between found lines: the median neighbouring
-    gap, or ``cell_px`` when no two found lines are neighbours."""
-    near = _near(gaps, cell_px)
+def _pitch(near: np.ndarray, cell_px: float) -> float:
+    """The lattice's pitch (px): the median of the gaps between neighbouring lines ``near``,
+    or ``cell_px`` when no two found lines are neighbours."""
     return float(np.median(near)) if len(near) else cell_px
