@@ -31,7 +31,7 @@ from ..card import CropSettings, Preprocessing
 from . import daluigi_renders
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import SpotSample, cached_arrays, inner_quad, seeds_for, split_by_render
+from .spots import SpotSample, cached_arrays, firm_label, inner_quad, seeds_for, split_by_render
 
 log = logging.getLogger(__name__)
 
@@ -144,11 +144,9 @@ def truth_spots(zones: Zones, view: TableView, render) -> Iterator[tuple[np.ndar
     """(quad in image px, label) of every firm spot of a cached render."""
     for spot, label in labelled_spots(zones, render.state):
         quad = view.to_image(spot.quad_mm)
-        shown = shown_share(render.foreign, quad)
-        if shown >= FIRM_SHARE_HIGH:
-            yield quad, label
-        elif shown < FIRM_SHARE_LOW:
-            yield quad, UNKNOWN
+        firm = firm_label(label, shown_share(render.foreign, quad), UNKNOWN, FIRM_SHARE_HIGH, FIRM_SHARE_LOW)
+        if firm is not None:
+            yield quad, firm
 
 
 def _context_prep() -> Preprocessing:

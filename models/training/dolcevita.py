@@ -20,7 +20,6 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, money_label, number_label
@@ -32,7 +31,8 @@ from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones
 from ..card import CropSettings, Preprocessing
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import SpotSample, cached_arrays, fill_cache, inner_quad, seeds_for, split_by_render
+from .spots import (SpotSample, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels, inner_quad,
+                    seeds_for, split_by_render)
 
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
@@ -53,32 +53,13 @@ def cache_dir() -> Path:
     return root / "dolcevita-cards" / CACHE_VERSION
 
 
-def _covered_share(render, quad_px: np.ndarray) -> float:
-    """Share of a quad (image px) covered by hands or distractors, or outside the image."""
-    from ...vision.synthetic.games import is_foreign
-
-    h, w = render.labels.shape
-    mask = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad_px).astype(np.int32), 1)
-    inside = int(mask.sum())
-    area = abs(cv2.contourArea(quad_px.astype(np.float32)))
-    if area < 1:
-        return 1.0
-    foreign = np.zeros(int(render.labels.max()) + 1, bool)
-    for o in render.truth.objects:
-        if is_foreign(o.kind):
-            foreign[o.label] = True
-    covered = int(foreign[render.labels[mask.astype(bool)]].sum())
-    return float(min(1.0, (covered + max(area - inside, 0)) / area))
-
-
 def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[tuple[str, np.ndarray, str]]:
     """(group, quad in image px, label) of every spot of a rendered state, firm ones only."""
 
+    foreign = foreign_labels(render)
+
     def firm(label: str, shown: float) -> str | None:
-        if shown >= FIRM_SHARE_HIGH:
-            return label
-        return UNKNOWN if shown < FIRM_SHARE_LOW else None
+        return firm_label(label, shown, UNKNOWN, FIRM_SHARE_HIGH, FIRM_SHARE_LOW)
 
     def fan(group: str, cards: list[str], quad_mm_of, ident: str) -> Iterator[tuple[str, np.ndarray, str]]:
         """The cards of one fan (or a column's number cards) and the empty places after them."""
@@ -91,7 +72,7 @@ def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[
             if k < n:
                 label = firm(cards[k], seen.parts.get(f"{ident}.{k}", 0.0))
             else:
-                label = firm(EMPTY, 1.0 - _covered_share(render, quad))
+                label = firm(EMPTY, 1.0 - covered_share(render.labels, foreign, quad))
             if label:
                 yield group, quad, label
 

@@ -26,7 +26,6 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from ...rules.ligretto.catalogue import BORDERS
@@ -40,7 +39,8 @@ from ...vision.recognise.ligretto_labels import (CELL_LABELS, CELLS_MODEL, EMPTY
 from ..card import CropSettings, Preprocessing
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import SpotSample, cached_arrays, fill_cache, inner_quad, seeds_for, split_by_render
+from .spots import (SpotSample, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels, inner_quad,
+                    seeds_for, split_by_render)
 
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
@@ -69,9 +69,7 @@ def cache_dir() -> Path:
 
 
 def _firm(shown: float, label: str) -> str | None:
-    if shown >= FIRM_SHARE_HIGH:
-        return label
-    return HIDDEN if shown < FIRM_SHARE_LOW else None
+    return firm_label(label, shown, HIDDEN, FIRM_SHARE_HIGH, FIRM_SHARE_LOW)
 
 
 def _upright(corners_px) -> np.ndarray:
@@ -82,8 +80,6 @@ def _upright(corners_px) -> np.ndarray:
 
 def truth_samples(s) -> Iterator[tuple[np.ndarray, str, str]]:
     """(quad in image px, cover label, token label) of every firm sample of a rendered state."""
-    from ...vision.synthetic.games.scene import is_foreign
-
     state, labels = s.scene.state, s.labels()
     board = state.board
     regions = labels["regions"]
@@ -104,11 +100,9 @@ def truth_samples(s) -> Iterator[tuple[np.ndarray, str, str]]:
         label = _firm(region["shown"], cover)
         if label is not None:
             yield quad, label, (HIDDEN if label == HIDDEN else TOKEN if i in tokens else NO_TOKEN)
-    foreign = np.zeros(int(s.render.labels.max()) + 1, bool)
-    for o in s.render.truth.objects:
-        foreign[o.label] = is_foreign(o.kind)
+    foreign = foreign_labels(s.render)
     for quad in _off_board(quads, board.height, board.width):
-        label = _firm(1.0 - _covered_share(s.render.labels, foreign, quad), OFF)
+        label = _firm(1.0 - covered_share(s.render.labels, foreign, quad), OFF)
         if label is not None:
             yield quad, label, (HIDDEN if label == HIDDEN else NO_TOKEN)
     for o in labels["objects"]:
@@ -137,19 +131,6 @@ def _off_board(quads: dict, rows: int, cols: int) -> Iterator[np.ndarray]:
                 yield q - k * right
             if c == cols - 1:
                 yield q + k * right
-
-
-def _covered_share(label_image: np.ndarray, foreign: np.ndarray, quad: np.ndarray) -> float:
-    """Share of a quad covered by hands or objects, or outside the image."""
-    h, w = label_image.shape
-    mask = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
-    inside = int(mask.sum())
-    area = abs(cv2.contourArea(quad.astype(np.float32)))
-    if area < 1:
-        return 1.0
-    covered = int(foreign[label_image[mask.astype(bool)]].sum())
-    return float(min(1.0, (covered + max(area - inside, 0)) / area))
 
 
 def _context_prep() -> Preprocessing:

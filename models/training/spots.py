@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .dataset import Sample
@@ -24,6 +25,38 @@ from .dataset import Sample
 log = logging.getLogger(__name__)
 #: Render processes filling a cache (the machine has 2 cores).
 WORKERS = 2
+
+
+def firm_label(label: str, shown: float, unknown: str, high: float, low: float) -> str | None:
+    """A spot's training label from the share of it that shows: ``label`` from ``high`` up,
+    ``unknown`` (hidden) below ``low``, None (left out) between."""
+    if shown >= high:
+        return label
+    return unknown if shown < low else None
+
+
+def foreign_labels(render) -> np.ndarray:
+    """(labels,) bool: which object labels of a render's label image are hands or distractors."""
+    from ...vision.synthetic.games.scene import is_foreign
+
+    foreign = np.zeros(int(render.labels.max()) + 1, bool)
+    for o in render.truth.objects:
+        foreign[o.label] = is_foreign(o.kind)
+    return foreign
+
+
+def covered_share(label_image: np.ndarray, foreign: np.ndarray, quad_px: np.ndarray) -> float:
+    """Share of a quad (image px) covered by hands or distractors (``foreign``, per label of
+    ``label_image``, as :func:`foreign_labels` gives), or outside the image."""
+    h, w = label_image.shape
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad_px).astype(np.int32), 1)
+    inside = int(mask.sum())
+    area = abs(cv2.contourArea(quad_px.astype(np.float32)))
+    if area < 1:
+        return 1.0
+    covered = int(foreign[label_image[mask.astype(bool)]].sum())
+    return float(min(1.0, (covered + max(area - inside, 0)) / area))
 
 
 @dataclass(frozen=True, eq=False)
