@@ -6,14 +6,17 @@ every order, and ranks them by the summed confidence of the observed items that 
 with the state they lead to.  When no legal sequence explains every sure item, it searches
 again allowing broken rules: each misplaced card stays on the board marked with its faults,
 and every broken rule is reported with the player (the card's border), the rule and the
-spaces.  Two cards placed at once on a shared space: "The card that is placed on the board
-first is allowed to stay on the board" -- the one lying on top is taken back (``contested``).
+spaces; such an explanation wins only when it disagrees with less than the best legal one
+does, each broken rule counted as :data:`VIOLATION_COST` of disagreement.  Two cards placed
+at once on a shared space: "The card that is placed on the board first is allowed to stay on
+the board" -- the one lying on top is taken back (``contested``).
 After a round the cards put on a player board are read from the colours seen there, with and
 without the removal rule.  A legal verdict whose best explanation still disagrees with sure items
 says so: its note begins with ``NOT_EXPLAINED`` and names them.  A new card's half whose
 neighbour the camera could not read (a hand over it) is explained by a card lying on both, so
-an unreadable half is never taken for a broken rule; a half of a known card seen in another
-border is that card misread (:func:`_border_misread`).
+an unreadable half is never taken for a broken rule; nor is a new card whose two halves were
+read in different borders, or one half as a joker (one card of either border is tried). A half
+of a known card seen in another border is that card misread (:func:`_border_misread`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,12 @@ MAX_DEPTH = 16
 KEEP = 5
 #: Unexplained sure items named in a verdict's note.
 NAMED = 6
+#: What each broken rule adds to an illegal explanation's cost, in summed confidence of
+#: disagreeing items: a player breaking a rule is rarer than the camera misreading a border, so
+#: an illegal explanation wins only when it explains more than half a sure item better per
+#: rule it breaks (a new card with one half misread as a joker is not "a joker put on a card
+#: just laid, and the token on the nearer half").
+VIOLATION_COST = 0.5
 #: How the note of a legal verdict that leaves sure items unexplained begins.
 NOT_EXPLAINED = "observation not fully explained"
 CONTESTED = PREFIX + "contested"
@@ -55,6 +64,10 @@ class _Found:
 
     def key(self) -> tuple:
         return (round(self.total, 9), len(self.violations), len(self.moves))
+
+    def weighed(self) -> tuple:
+        """The key with each broken rule's :data:`VIOLATION_COST` added to the total."""
+        return (round(self.total + VIOLATION_COST * len(self.violations), 9),) + self.key()[1:]
 
 
 def _new_cells(node: State, items: list[tuple[int, CellSeen]]):
@@ -147,7 +160,13 @@ def _placements(node: State, items, lenient: bool):
         unknown = {i for i, item in items if item.cover is None and node.cover[i] == FREE}
 
         def partner(b: int, p: int) -> str | None:
-            return node.board.colours[b] if b in unknown else None  # a legal card matches the board
+            if b in unknown:
+                return node.board.colours[b]  # a legal card matches the board
+            if b in cards and b not in paired and cards[b][0] != p:
+                return cards[b][1]  # one card whose two halves' borders were read differently
+            if b in jokers:
+                return node.board.colours[b]  # a card's half taken for a joker
+            return None
 
     for a, (p, x) in cards.items():
         if a in paired:
@@ -314,8 +333,8 @@ def referee(state: State, observation: Observation) -> Verdict:
     if best.sure == 0:
         return Verdict(explanations, (), best.state, _note(best, items, players))
     illegal = [f for f in _search(state, items, items, players, True) if f.violations]
-    illegal.sort(key=_Found.key)
-    if illegal and illegal[0].total < best.total:
+    illegal.sort(key=_Found.weighed)
+    if illegal and illegal[0].weighed()[0] < best.total:
         chosen = _contested(state, illegal[0])
         codes = ", ".join(sorted({v.code for v in chosen.violations}))
         return Verdict((), chosen.violations, chosen.state,

@@ -129,6 +129,23 @@ def test_a_card_with_one_half_unreadable_is_still_explained_legally(hide):
     assert verdict.legal and verdict.state.pieces == after.pieces
 
 
+@pytest.mark.parametrize("misread", ["other border", "joker"])
+@pytest.mark.parametrize("half", ["token half", "other half"])
+def test_a_new_card_with_one_half_misread_is_explained_legally(misread, half):
+    # the card just placed shows one half, surely, in another player's border or as a joker:
+    # one card misread, not two players' pieces and a token on the nearer half
+    state = small_game(2)
+    after = L.apply(state, GOOD_MOVE)
+    cells = list(L.observe(after).cells)
+    halves = [n for n, c in enumerate(cells) if c.cover == "card"]
+    n = next(k for k in halves if cells[k].token == (half == "token half"))
+    wrong = dict(cover="joker", colour=None) if misread == "joker" else {}
+    cells[n] = replace(cells[n], owner=1 - cells[n].owner, confidence=0.95, **wrong)
+    verdict = L.referee(state, replace(L.observe(after), cells=tuple(cells)))
+    assert verdict.legal and verdict.moves == (GOOD_MOVE,) and verdict.state == after
+    assert verdict.explanations[0].cost == pytest.approx(0.95)
+
+
 def test_contested_space_first_card_stays():
     """"The card that is placed on the board first is allowed to stay on the board." """
     state = small_game(2)
