@@ -203,7 +203,15 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
 def opposite(layout: MarkerLayout, first: int, second: int) -> bool:
     """Whether markers ``first`` and ``second`` of ``layout`` lie in opposite corners: their
     centres at least :data:`OPPOSITE_SHARE` of the layout's extent apart in x and in y."""
+    return all(spans(layout, (first, second)))
+
+
+def spans(layout: MarkerLayout, ids) -> tuple[bool, bool]:
+    """Whether the markers ``ids`` of ``layout`` measure the table in x and in y: some two of
+    their centres at least :data:`OPPOSITE_SHARE` of the layout's extent apart along that axis
+    (two markers along the left edge measure y only; the table's width is then unknown)."""
     centres = {i: layout.placement(i).corners_mm.mean(axis=0) for i in layout.ids}
     extent = np.ptp(np.array(list(centres.values())), axis=0)
-    apart = np.abs(centres[first] - centres[second])
-    return bool(np.all(apart >= OPPOSITE_SHARE * extent))
+    mine = np.array([centres[i] for i in ids if i in centres]).reshape(-1, 2)
+    apart = np.ptp(mine, axis=0) if len(mine) else np.zeros(2)
+    return bool(apart[0] >= OPPOSITE_SHARE * extent[0]), bool(apart[1] >= OPPOSITE_SHARE * extent[1])

@@ -30,6 +30,8 @@ FILL_MIN = 0.7
 WHOLE_SHARE = 0.78
 #: Centres closer than this share of a cell are one column (or row).
 CLUSTER_SHARE = 0.4
+#: A line closer than this share of a cell to one of more cells is not a line of its own.
+CROWDED_SHARE = 0.7
 #: A column needs at least this many cells (a lone card lying elsewhere is not a column).
 MIN_CELLS_PER_LINE = 2
 #: Columns further apart than this many cells belong to different things (up to two wholly
@@ -100,11 +102,16 @@ class AlignedLattice:
         return np.stack([np.stack([x - h, y - h], -1), np.stack([x + h, y - h], -1),
                          np.stack([x + h, y + h], -1), np.stack([x - h, y + h], -1)], axis=2)
 
-    def centred(self, centre: tuple[float, float]) -> "AlignedLattice":
+    def centred(self, centre: tuple[float, float], axes: tuple[bool, bool] = (True, True)) -> "AlignedLattice":
         """This lattice with hidden columns and rows added on its shorter side until it lies
-        about evenly around ``centre`` (x, y)."""
-        cols, fc = _even_about(self.columns, self.found_columns, centre[0], self.cell)
-        rows, fr = _even_about(self.rows, self.found_rows, centre[1], self.cell)
+        about evenly around ``centre`` (x, y); along x only where ``axes[0]``, along y only
+        where ``axes[1]`` (where the centre is known)."""
+        cols, fc = self.columns, self.found_columns
+        rows, fr = self.rows, self.found_rows
+        if axes[0]:
+            cols, fc = _even_about(cols, fc, centre[0], self.cell)
+        if axes[1]:
+            rows, fr = _even_about(rows, fr, centre[1], self.cell)
         return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend)
 
 
@@ -232,6 +239,7 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
     groups = [(g, f) for g, f in zip(np.split(v, cuts), np.split(full, cuts)) if len(g) >= MIN_CELLS_PER_LINE]
     lines = np.array([np.median(g[f]) if f.any() else np.median(g) for g, f in groups])
     counts = np.array([len(g) for g, _ in groups])
+    lines, counts = _strongest(lines, counts, cell_px)
     if len(lines) < 2:
         return None
     gaps = np.diff(lines)
@@ -256,6 +264,18 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
         centres.append(b)
         found.append(True)
     return np.array(centres), np.array(found, bool), near
+
+
+def _strongest(lines: np.ndarray, counts: np.ndarray, cell_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """``lines`` (sorted) and their cell ``counts`` without those closer than
+    :data:`CROWDED_SHARE` of a cell to a line of more cells (a few card halves and jokers at
+    the board's edge, off their spaces' centres, can make a line of their own between two)."""
+    keep = np.ones(len(lines), bool)
+    for i in np.argsort(counts, kind="stable"):
+        close = keep & (np.abs(lines - lines[i]) < CROWDED_SHARE * cell_px) & (counts > counts[i])
+        if close.any():
+            keep[i] = False
+    return lines[keep], counts[keep]
 
 
 def _near(gaps: np.ndarray, cell_px: float) -> np.ndarray:

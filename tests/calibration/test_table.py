@@ -10,7 +10,7 @@ from tableref.calibration.errors import MarkerError, ProfileMismatchError
 from tableref.calibration.layout import default_layout
 from tableref.calibration.markers import DetectedMarker, detect_markers
 from tableref.calibration.rectify import rectify, table_to_rectified
-from tableref.calibration.table import calibrate_table, opposite
+from tableref.calibration.table import calibrate_table, opposite, spans
 
 from .conftest import IMAGE_SIZE, TABLE_MM, camera_pixels, table_grid
 
@@ -119,3 +119,14 @@ def test_dictionary_names(name, error):
 ])
 def test_opposite_corners(table_mm, first, second, expected):
     assert opposite(default_layout(table_mm), first, second) is expected
+
+
+@pytest.mark.parametrize("ids, expected", [
+    ((0, 1, 2, 3), (True, True)),
+    ((0, 2), (True, True)),
+    ((1, 2), (False, True)),   # the right edge: the width is not measured
+    ((0, 1), (True, False)),   # the far edge: the depth is not
+    ((3,), (False, False)),
+])
+def test_which_sides_markers_measure(ids, expected):
+    assert spans(default_layout((800.0, 600.0)), ids) == expected

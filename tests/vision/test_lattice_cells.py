@@ -52,6 +52,14 @@ def test_an_arm_over_spaces_wider_apart_than_a_space():
     assert np.abs(lat.columns - np.array(xs)).max() < 3.0
 
 
+def test_a_few_blobs_between_two_columns_are_not_a_column():
+    # two card halves off their spaces' centres, half a cell right of the first column
+    xs, ys = seamed(6, seam=0.0), seamed(4, seam=0.0)
+    between = [[xs[0] + 0.5 * CELL, y] for y in ys[:2]]
+    lat = aligned_lattice(np.concatenate([centres(xs, ys, jitter=1.0), between]), CELL)
+    assert len(lat.columns) == 6 and np.abs(lat.columns - np.array(xs)).max() < 3.0
+
+
 def test_lone_blobs_elsewhere_are_not_columns():
     # stray blobs, and a player's column of cards four cells beside the board
     beside = [[seamed(6)[-1] + 4 * CELL, y] for y in seamed(4)]
@@ -69,6 +77,17 @@ def test_centred_board_gets_its_hidden_side(shift, added):
     keep = [x for x in xs if (x >= xs[0] + shift if shift >= 0 else x <= xs[-1] + shift)]
     part = aligned_lattice(centres(keep, seamed(4, seam=0.0)), CELL).centred((middle, 0.0))
     assert len(part.columns) == len(lat.columns) and (~part.found_columns).sum() == added
+
+
+@pytest.mark.parametrize("axes", [(True, False), (False, True), (False, False)])
+def test_centred_only_along_the_sides_whose_middle_is_known(axes):
+    # a board seen only in its right half, and its top rows hidden: lines are added only
+    # along an axis whose middle is known (two markers along one table edge measure one side)
+    xs, ys = seamed(8, start=200.0, seam=0.0), seamed(6, seam=0.0)
+    part = aligned_lattice(centres(xs[4:], ys[3:]), CELL)
+    middle = ((xs[0] + xs[-1]) / 2, (ys[0] + ys[-1]) / 2)
+    out = part.centred(middle, axes)
+    assert (len(out.columns), len(out.rows)) == (8 if axes[0] else 4, 6 if axes[1] else 3)
 
 
 def test_too_few_cells_is_no_lattice():

@@ -28,7 +28,7 @@ from ...calibration.intrinsics import Intrinsics
 from ...calibration.layout import DEFAULT_IDS, default_layout
 from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers
 from ...calibration.profile import Profile
-from ...calibration.table import TableCalibration, calibrate_table
+from ...calibration.table import TableCalibration, calibrate_table, spans
 from ..errors import VisionError
 from ..frame import check_bgr_image
 
@@ -179,9 +179,10 @@ def sharpen(image: np.ndarray) -> np.ndarray:
 
 def _fit_choices(markers, marker_mm: float, size: tuple[int, int], intrinsics: Intrinsics | None,
                  choices_mm: tuple[tuple[float, float], ...], max_error: float, pair: str) -> TableCalibration:
-    """The best-fitting of the known play-area sizes (of those that fit alike, the largest:
-    two markers along one edge do not measure the other side), or an estimated size when
-    none fits."""
+    """The best-fitting of the known play-area sizes, or an estimated size when none fits.
+    Of the sizes that fit alike, the largest; where the markers found do not measure a side
+    (two along one edge), every size with the best fit's measured side fits alike, however
+    the fits' residuals differ: the view then reaches as far as the largest table does."""
     fits = []
     for choice in choices_mm:
         try:
@@ -190,9 +191,16 @@ def _fit_choices(markers, marker_mm: float, size: tuple[int, int], intrinsics: I
         except MarkerError:
             continue
     if fits:
-        best = min(t.reprojection.rms_mm for t in fits)
-        alike = [t for t in fits if t.reprojection.rms_mm <= best + ALIKE_MM]
-        return max(alike, key=lambda t: (t.layout.table_mm[0] * t.layout.table_mm[1], -t.reprojection.rms_mm))
+        best = min(fits, key=lambda t: t.reprojection.rms_mm)
+        measured = spans(best.layout, best.markers_used)
+
+        def alike(t: TableCalibration) -> bool:
+            if all(measured):
+                return t.reprojection.rms_mm <= best.reprojection.rms_mm + ALIKE_MM
+            return all(t.layout.table_mm[a] == best.layout.table_mm[a] for a in (0, 1) if measured[a])
+
+        return max(filter(alike, fits), key=lambda t: (t.layout.table_mm[0] * t.layout.table_mm[1],
+                                                       -t.reprojection.rms_mm))
     return _fit_unknown_size(markers, marker_mm, size, intrinsics, max_error, pair)
 
 

@@ -268,7 +268,7 @@ def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, col
 
 #: Pairing: the cost of two halves whose border styles disagree (times the probability that
 #: they do), added to their seam's paleness.
-DISAGREE_COST = 0.4
+DISAGREE_COST = 0.2
 
 
 def _pair_cards(spaces: dict, index: dict, borders: np.ndarray, rect_quads: np.ndarray,

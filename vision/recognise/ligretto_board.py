@@ -24,6 +24,7 @@ import numpy as np
 
 from ...calibration.profile import Profile
 from ...calibration.rectify import rectify, table_to_rectified
+from ...calibration.table import spans
 from ..lattice_cells import AlignedLattice, aligned_lattice, square_blobs
 from .common import RecognitionError, TableView, ZonesError, load_zones, locate_table
 
@@ -144,9 +145,10 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> Boar
     if lattice is None or min(len(lattice.rows), len(lattice.columns)) < MIN_SIDE:
         raise RecognitionError(f"no Ligretto board found: fewer than {MIN_SIDE} rows and columns of coloured "
                                "spaces show on the table (is the board in view, between the markers?)")
-    if zones.board_centred:
+    if zones.board_centred:  # about the table's middle, along the sides its markers measure
         h, w = rect.shape[:2]
-        lattice = lattice.centred(((w - 1) / 2, (h - 1) / 2))
+        lattice = lattice.centred(((w - 1) / 2, (h - 1) / 2),
+                                  spans(view.calibration.layout, view.calibration.markers_used))
     return BoardView(rect, lattice, view)
 
 

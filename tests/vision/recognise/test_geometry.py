@@ -136,3 +136,21 @@ def test_two_markers_in_opposite_corners_locate_the_table(renders, covered, two_
     w, d = full.table_mm
     inner = np.array([[x, y] for x in (0.25 * w, 0.5 * w, 0.75 * w) for y in (0.25 * d, 0.5 * d, 0.75 * d)])
     assert np.abs(view.to_image(inner) - full.to_image(inner)).max() < MAX_SLOT_ERROR_PX
+
+
+@pytest.mark.parametrize("covered, grown", [((0, 3), 0), ((0, 1), 1)])
+def test_a_side_two_markers_do_not_measure_is_the_largest_that_fits(renders, covered, grown):
+    # two markers along one edge measure one side of the play area; of the known sizes with
+    # that side, the largest other side is taken (a board found by its own cells then lies
+    # in the view wherever it lies), whatever the fits' residuals
+    s = renders[SEEDS[1]]
+    zones = load_dolcevita_zones()
+    full = locate_table(s.image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+    w, d = full.table_mm
+    bigger = [w, d]
+    bigger[grown] += 300.0
+    other = [w, d]
+    other[1 - grown] += 150.0  # a size whose measured side is wrong never fits alike
+    choices = ((w, d), tuple(bigger), tuple(other))
+    view = locate_table(cover_markers(s.image, covered), zones.marker_mm, choices_mm=choices, two_markers="any")
+    assert view.table_mm == tuple(bigger)
