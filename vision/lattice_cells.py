@@ -38,8 +38,10 @@ MIN_CELLS_PER_LINE = 2
 #: hidden columns between two found ones are filled in).
 MAX_STEP = 3.4
 #: Chains of columns this many cells apart or closer join into one board when the other chain
-#: has at least JOIN_DENSITY of the cells per column of the first
-MAX_JOIN, JOIN_DENSITY = 6.5, 0.65
+#: has at least JOIN_DENSITY of the cells per column of the first (a hand over part of the
+#: board beyond an arm leaves it about 0.6 as dense; a player's cards beside the board, two
+#: halves to a column, are far sparser)
+MAX_JOIN, JOIN_DENSITY = 6.5, 0.5
 #: ...and has at least this many columns (a player's cards beside the board make one).
 MIN_JOIN_LINES = 2
 #: Lines more than a cell apart must be a whole number of cells apart, within this share of
@@ -205,8 +207,8 @@ def _fit_bend(lattice: AlignedLattice, whole: np.ndarray) -> np.ndarray | None:
 def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
     """Chain ``best`` joined with its neighbouring chains across wider gaps (an arm over the
     board hides several columns), where the gap is a whole number of ``pitch`` and the
-    neighbour is about as dense in cells as the chain itself (a player's cards beside the
-    board are not)."""
+    neighbour is at least :data:`JOIN_DENSITY` as dense in cells as the chain itself (a
+    player's cards beside the board are not)."""
     lo = hi = best
     density = chains[best][1].sum() / len(chains[best][0])
     for step in (-1, 1):

@@ -227,7 +227,8 @@ CELLS_RECIPE = register(Recipe(
     description="Ligretto board spaces: empty, start mark, card or joker by border style, hidden, off the board",
     labels=CELL_LABELS, preprocessing=PREPROCESSING, build=build_cells, samples=SAMPLES, val_fraction=VAL_RATIO,
     measured_on=MEASURED_ON, augmentation=AUGMENT,
-    settings={"epochs": 10, "batch_size": 128, "learning_rate": 3e-3},
+    # 16 epochs (about 10 min on 2 cores): 98.3 % on the validation spaces, 98.2 % after 10
+    settings={"epochs": 16, "batch_size": 128, "learning_rate": 3e-3},
     train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(16, 32, 64, 96), pool_grid=2, split=split_by_render,
 ))
 

@@ -9,7 +9,7 @@ has a confidence in [0, 1]; ``None`` means unknown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..common import player_name, require_dict, require_field
@@ -176,14 +176,15 @@ def observe(state: State) -> Observation:
 
 
 def validate_for(state: State, obs: Observation) -> list[tuple[int, CellSeen]]:
-    """The observed cells as ``(index, item)``; InvalidInput when one lies off the grid or names a
-    player who is not playing."""
+    """The observed cells as ``(index, item)``; InvalidInput when one lies off the grid, or when
+    the players seen name a player who is not playing. A cell whose border names a player who
+    is not playing (a camera reading a fourth border style in a game of three) is that border
+    misread: its owner is taken as unread (None), the rest of the reading stands."""
     out = []
     for item in obs.cells:
         i = state.board.index(item.cell, "observed cell")
         if item.owner is not None and not 0 <= item.owner < state.players:
-            raise InvalidInput(f"observed cell {list(item.cell)} names player index {item.owner}, "
-                               f"but {state.players} play (indices 0..{state.players - 1})")
+            item = replace(item, owner=None)
         out.append((i, item))
     for p in obs.players:
         if not 0 <= p.player < state.players:

@@ -157,7 +157,10 @@ def _placements(node: State, items, lenient: bool):
                 return None
             return seen[b][1] if seen.get(b, (None,))[0] == p and seen[b][1] else node.board.colours[b]
     else:
-        unknown = {i for i, item in items if item.cover is None and node.cover[i] == FREE}
+        # spaces that could be a new card's other half: unreadable, or a card half whose border
+        # is unread (a free space of the state: a card lying there would be new)
+        unknown = {i for i, item in items if node.cover[i] == FREE and (
+            item.cover is None or (item.cover == "card" and item.owner is None))}
 
         def partner(b: int, p: int) -> str | None:
             if b in unknown:

@@ -52,6 +52,14 @@ def test_an_arm_over_spaces_wider_apart_than_a_space():
     assert np.abs(lat.columns - np.array(xs)).max() < 3.0
 
 
+def test_the_part_beyond_an_arm_is_joined_though_a_hand_hides_some_of_it():
+    # columns 7-9 under an arm; beyond it, a hand over the first three rows
+    xs, ys = seamed(20), seamed(8)
+    hidden = tuple((x, y) for x in xs[7:10] for y in ys) + tuple((x, y) for x in xs[10:] for y in ys[:3])
+    lat = aligned_lattice(centres(xs, ys, hidden, jitter=1.0), CELL)
+    assert len(lat.columns) == 20 and (~lat.found_columns).sum() == 3
+
+
 def test_a_few_blobs_between_two_columns_are_not_a_column():
     # two card halves off their spaces' centres, half a cell right of the first column
     xs, ys = seamed(6, seam=0.0), seamed(4, seam=0.0)

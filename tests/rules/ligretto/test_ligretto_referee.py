@@ -129,21 +129,24 @@ def test_a_card_with_one_half_unreadable_is_still_explained_legally(hide):
     assert verdict.legal and verdict.state.pieces == after.pieces
 
 
-@pytest.mark.parametrize("misread", ["other border", "joker"])
+@pytest.mark.parametrize("misread", ["other border", "joker", "absent player's border", "border unread"])
 @pytest.mark.parametrize("half", ["token half", "other half"])
 def test_a_new_card_with_one_half_misread_is_explained_legally(misread, half):
-    # the card just placed shows one half, surely, in another player's border or as a joker:
-    # one card misread, not two players' pieces and a token on the nearer half
+    # the card just placed shows one half, surely, in another player's border (one who plays,
+    # or one who does not), as a joker, or with its border unread: one card misread, not two
+    # players' pieces and a token on the nearer half, nor an observation to refuse
     state = small_game(2)
     after = L.apply(state, GOOD_MOVE)
     cells = list(L.observe(after).cells)
     halves = [n for n, c in enumerate(cells) if c.cover == "card"]
     n = next(k for k in halves if cells[k].token == (half == "token half"))
+    owner = {"absent player's border": 3, "border unread": None}.get(misread, 1 - cells[n].owner)
     wrong = dict(cover="joker", colour=None) if misread == "joker" else {}
-    cells[n] = replace(cells[n], owner=1 - cells[n].owner, confidence=0.95, **wrong)
+    cells[n] = replace(cells[n], owner=owner, confidence=0.95, **wrong)
     verdict = L.referee(state, replace(L.observe(after), cells=tuple(cells)))
     assert verdict.legal and verdict.moves == (GOOD_MOVE,) and verdict.state == after
-    assert verdict.explanations[0].cost == pytest.approx(0.95)
+    unexplained = 0.0 if owner is None or owner >= state.players else 0.95
+    assert verdict.explanations[0].cost == pytest.approx(unexplained)
 
 
 def test_contested_space_first_card_stays():
