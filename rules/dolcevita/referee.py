@@ -17,8 +17,8 @@ from ..errors import IllegalMove, InvalidInput
 from .catalogue import (COLUMNS, EMPTY, SLOTS, UNKNOWN, card_sort_key, deck_counter, number_label, parse_card,
                         parse_number)
 from .engine import apply, next_slot, place_card
-from .observation import (MISREAD_LIMIT, Disagreement, Item, Observation, cost, disagreements, explains,
-                          player_where, slot_where, under_where)
+from .observation import (MISREAD_LIMIT, Disagreement, Item, Observation, cost, disagreements, expected_items,
+                          explains, player_where, slot_where, under_where)
 from .reasons import RULES
 from .state import COLLECT, DEAL, DISTRIBUTE, OVER, PLACE, Collect, Deal, Move, Place, Resolve, State
 
@@ -34,6 +34,7 @@ def referee(state: State, observation: Observation) -> Verdict:
     if not isinstance(observation, Observation):
         raise InvalidInput(f"referee needs a Dolce Vita Observation, got {type(observation).__name__}")
     seen = observation.grouped()
+    known = expected_items(state)
     found: list[tuple[int, float, int, int, Explanation]] = []
     best: tuple[tuple[int, float, int], State, tuple[Move, ...], list[Disagreement]] | None = None
     stack: list[tuple[State, tuple[Move, ...]]] = [(state, ())]
@@ -45,7 +46,7 @@ def referee(state: State, observation: Observation) -> Verdict:
         diffs = disagreements(node, seen)
         c = cost(diffs)
         miscounted = sum(1 for d in diffs if not (d.expected and d.seen))
-        if explains(diffs):
+        if explains([d for d in diffs if not _value_misread(d, known)]):
             found.append((miscounted, c, _label_distance(diffs), len(moves), Explanation(moves, node, c)))
         if best is None or (miscounted, c, len(moves)) < best[0]:
             best = ((miscounted, c, len(moves)), node, moves, diffs)
@@ -62,6 +63,10 @@ def referee(state: State, observation: Observation) -> Verdict:
         found.sort(key=lambda entry: entry[:4])
         ranked = tuple(entry[4] for entry in found[:MAX_EXPLANATIONS])
         note = "no change" if not ranked[0].moves else f"{len(ranked[0].moves)} move(s) explain what was seen"
+        misread = [d for d in disagreements(ranked[0].state, seen) if d.confidence >= MISREAD_LIMIT]
+        if misread:
+            note += "; values taken as misread: " + ", ".join(
+                f"{_where_named(d.where)} shows {d.seen} where {d.expected} lies" for d in misread)
         return Verdict(explanations=ranked, violations=(), state=ranked[0].state, note=note)
     assert best is not None
     _, node, moves, diffs = best
@@ -69,6 +74,21 @@ def referee(state: State, observation: Observation) -> Verdict:
     return Verdict(explanations=(), violations=tuple(broken), state=after,
                    note=f"no legal sequence explains what was seen; {len(moves)} legal move(s) before the "
                         f"first disagreement")
+
+
+def _value_misread(d: Disagreement, known: dict[str, list[str]]) -> bool:
+    """Whether ``d`` is a card the state already had at that place before this observation, read
+    with another value of the same kind or colour (``house:400000`` seen as ``house:500000``,
+    ``yellow:5`` as ``yellow:6``): the camera misreading a printed value, not a card moved or
+    swapped. A card that came or went, or changed kind or colour, is no such misread, nor is a
+    label the state has at another place (every card is one of a kind: two cards trading
+    places show each other's labels)."""
+    if not (d.expected and d.seen) or d.expected not in known.get(d.where, ()):
+        return False
+    if any(d.seen in labels for where, labels in known.items() if where != d.where):
+        return False
+    (kind, sep, value), (seen_kind, seen_sep, seen_value) = d.expected.partition(":"), d.seen.partition(":")
+    return bool(sep and seen_sep) and kind == seen_kind and value != seen_value
 
 
 def _label_distance(diffs: list[Disagreement]) -> int:

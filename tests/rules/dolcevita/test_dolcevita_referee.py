@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from tableref.rules import dolcevita as dv
-from tableref.rules.dolcevita.catalogue import COLUMNS
-from tableref.rules.dolcevita.observation import Item, Observation
+from tableref.rules.dolcevita.catalogue import COLUMNS, NUMBER_VALUES
+from tableref.rules.dolcevita.observation import Item, Observation, expected_items
 from tableref.rules.dolcevita.state import COLLECT, DISTRIBUTE, PLACE
 from tableref.rules.errors import InvalidInput
 
@@ -154,6 +154,37 @@ def test_a_confident_misread_is_a_violation(build):
     seen = _change(dv.observe(state), "column:6:slot:2", state.columns[6][2], "horse:700000", 0.9)
     verdict = dv.referee(state, seen)
     assert [v.code for v in verdict.violations] == ["dolcevita.card_moved"]
+
+
+def _unseen_value(state, label: str) -> str:
+    """A number card of ``label``'s colour with another value, lying nowhere on the table."""
+    on_table = {x for labels in expected_items(state).values() for x in labels}
+    colour = label.partition(":")[0]
+    return next(f"{colour}:{v}" for v in NUMBER_VALUES if f"{colour}:{v}" not in on_table)
+
+
+def test_a_known_number_card_surely_read_with_another_value_is_a_misread(build):
+    # the camera misreads a printed value (dark digits on a yellow card) of a number card that
+    # lay there before: the referee keeps the card it knows and says so, raising no flag
+    state = _placing(build, under={1: [(0, 4)]})
+    place, label, other = "column:1:under", "red:4", _unseen_value(state, "red:4")
+    seen = _change(dv.observe(state), place, label, other, 0.95)
+    verdict = dv.referee(state, seen)
+    assert verdict.legal and verdict.state == state and "values taken as misread" in verdict.note
+
+
+@pytest.mark.parametrize("change", ["other colour", "a card on the table", "swapped"])
+def test_a_known_card_seen_as_another_card_is_still_flagged(build, change):
+    # not a value misread: another player's colour, a card that lies elsewhere, or two trading places
+    state = _placing(build, under={1: [(0, 4)], 2: [(0, 6)]})
+    seen = dv.observe(state)
+    if change == "other colour":
+        seen = _change(seen, "column:1:under", "red:4", "yellow:4", 0.95)
+    else:
+        seen = _change(seen, "column:1:under", "red:4", "red:6", 0.95)
+        if change == "swapped":
+            seen = _change(seen, "column:2:under", "red:6", "red:4", 0.95)
+    assert not dv.referee(state, seen).legal
 
 
 def test_wrong_distribution_continues_from_what_was_seen(build):
