@@ -27,8 +27,9 @@ MIN_MARKERS = 3
 #: square 500 mm from the next one tilts the fit by tens of mm across the table; a caller
 #: that finds its game's own geometry in the image may still accept them).
 OPPOSITE_SHARE = 0.5
-#: Which pairs of markers a caller accepts when no third shows.
-TWO_MARKERS = ("never", "opposite", "any")
+#: Which pairs of markers a caller accepts when no third shows ("one": any two, or even one
+#: marker alone, whose own square fixes the plane: for a game found by its own geometry).
+TWO_MARKERS = ("never", "opposite", "any", "one")
 #: A fit whose worst marker corner is further than this from its layout position means the
 #: layout does not describe the table (wrong --table or --marker-mm, a marker misplaced).
 MAX_CORNER_ERROR_MM = 3.0
@@ -147,12 +148,13 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
         When given, corners are undistorted first, and the homography maps undistorted pixels.
     max_corner_error_mm : float
         Worst allowed distance between a mapped corner and its layout position.
-    two_markers : {"never", "opposite", "any"}
+    two_markers : {"never", "opposite", "any", "one"}
         Whether two markers are enough when no third shows: never; two in opposite corners of
         the layout (:func:`opposite`: enough to read a game between them, less sure than
         three, as the corners far from both extrapolate the fit); or any two (their fit leaves
         the table's far side tens of mm off: for a caller that finds its game by its own
-        geometry).
+        geometry); or "one": any two, or a single marker (its own four corners fix the plane,
+        the further the less surely).
 
     Raises
     ------
@@ -173,10 +175,11 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
         raise MarkerError(f"marker(s) {twice} seen more than once: remove the duplicate print from the view")
     if two_markers not in TWO_MARKERS:
         raise ValueError(f"two_markers must be one of {TWO_MARKERS}, got {two_markers!r}")
-    pair_ok = len(seen) == 2 and (two_markers == "any" or (two_markers == "opposite" and opposite(layout, *ids)))
-    if len(seen) < MIN_MARKERS and not pair_ok:
+    pair_ok = len(seen) == 2 and (two_markers in ("any", "one")
+                                  or (two_markers == "opposite" and opposite(layout, *ids)))
+    if len(seen) < MIN_MARKERS and not pair_ok and not (len(seen) == 1 and two_markers == "one"):
         missing = [i for i in layout.ids if i not in ids]
-        pair = {"never": "", "opposite": " (or 2 in opposite corners)", "any": " (or 2)"}[two_markers]
+        pair = {"never": "", "opposite": " (or 2 in opposite corners)", "any": " (or 2)", "one": " (or 1)"}[two_markers]
         raise MarkerError(f"only {len(seen)} of the {len(layout.ids)} table markers found ({layout.dictionary}, "
                           f"missing ids {missing}), at least {MIN_MARKERS}{pair} needed: check that the markers "
                           "are in view, lit, not covered, and of the right dictionary")

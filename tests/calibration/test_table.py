@@ -130,3 +130,20 @@ def test_opposite_corners(table_mm, first, second, expected):
 ])
 def test_which_sides_markers_measure(ids, expected):
     assert spans(default_layout((800.0, 600.0)), ids) == expected
+
+
+@pytest.mark.parametrize("two_markers, ok", [("one", True), ("any", False), ("never", False)])
+def test_one_marker_fixes_the_plane_only_where_the_caller_allows_it(scenes, two_markers, ok):
+    s = scenes["plain"]
+    alone = _markers(s, {2})
+    if not ok:
+        with pytest.raises(MarkerError, match="only 1 of the 4 table markers found"):
+            calibrate_table(alone, s.layout, IMAGE_SIZE, two_markers=two_markers)
+        return
+    one = calibrate_table(alone, s.layout, IMAGE_SIZE, two_markers=two_markers)
+    full = calibrate_table(detect_markers(s.image), s.layout, IMAGE_SIZE)
+    assert one.markers_used == (2,)
+    # its own square fits exactly; the plane it implies strays further from it
+    near = s.layout.placement(2).corners_mm.mean(axis=0)
+    px = cv2.perspectiveTransform(near.reshape(1, 1, 2), np.linalg.inv(full.homography)).reshape(1, 1, 2)
+    assert np.abs(cv2.perspectiveTransform(px, one.homography).reshape(2) - near).max() < 1.0

@@ -119,12 +119,13 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
         Play-area sizes the game is laid out on (from its zones); without a profile the one
         whose corner layout fits the markers best is taken, else the size is estimated.
     max_corner_error_mm : float
-    two_markers : {"opposite", "any", "never"}
+    two_markers : {"opposite", "any", "one", "never"}
         Which two markers locate the table when no third is found (after the sharpened copy
         was tried too): two in opposite corners by default; any two for a game found by its
         own geometry in the view (Ligretto's board of square spaces), where a tilt of the far
         side by tens of mm does not matter; with a pair along one edge, of the sizes that fit
-        alike the largest is taken, so the view holds the whole play area.
+        alike the largest is taken, so the view holds the whole play area; "one": any two,
+        or one marker alone (the largest size is taken).
 
     Raises
     ------
@@ -153,13 +154,16 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     # motion blur smears the markers' edges: try once more on a sharpened copy; only then
     # settle for two markers, as ``two_markers`` allows (a hand or a cup over the other two)
     sharp = detect_markers(sharpen(image), dictionary)
-    for found, pair in ((sharp, "never"), (markers, two_markers), (sharp, two_markers)):
+    tries = [(sharp, "never"), (markers, two_markers), (sharp, two_markers)]
+    if two_markers == "one":  # two markers, in either copy, before one alone
+        tries[1:] = [(markers, "any"), (sharp, "any"), (markers, "one"), (sharp, "one")]
+    for found, pair in tries:
         try:
             return _view(fit(found, pair), intrinsics)
         except CalibrationError as exc:
             last = exc
     found = sorted({m.id for m in markers} | {m.id for m in sharp})
-    reason = last if "(or 2" in str(last) else first
+    reason = last if "(or " in str(last) else first
     raise RecognitionError(f"no table found: {reason} (markers found: {found or 'none'}; is this a photo of "
                            "the table with its four printed markers?)") from None
 

@@ -72,12 +72,14 @@ def zones_for(profile: Profile | None) -> LigrettoZones:
 
 
 def locate_ligretto(image: np.ndarray, profile: Profile | None = None,
-                    zones: LigrettoZones | None = None, two_markers: str = "any") -> TableView:
-    """Where the table lies in ``image`` (BGR uint8, H x W x 3), from its markers: three, or
-    any two (``two_markers``, see :func:`~.common.locate_table`). Two along one edge leave the
-    far side of the table tens of mm off; the board is found from its own spaces on the view
-    all the same (on validation renders whose other two markers were hidden, 2000004,
-    2000005 and 2000045: two boards exactly right, and 2 wrong readings of about 200 spaces).
+                    zones: LigrettoZones | None = None, two_markers: str = "one") -> TableView:
+    """Where the table lies in ``image`` (BGR uint8, H x W x 3), from its markers: three, any
+    two, or even one (``two_markers``, see :func:`~.common.locate_table`). Two along one edge
+    leave the far side of the table tens of mm off, one marker alone more; the board is found
+    from its own spaces on the view all the same (on validation renders whose other two
+    markers were hidden, 2000004, 2000005 and 2000045: two boards exactly right, and 2 wrong
+    readings of about 200 spaces; of the two validation renders 2000000..2000099 that show
+    one marker, 2000095 read with 1 wrong space of 96, the blurred 2000064 with 34).
 
     Raises
     ------
