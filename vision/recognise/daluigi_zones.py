@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ...rules.daluigi.catalogue import FIELDS, MAX_DISHES, SLOTS
+from ...rules.daluigi.catalogue import FIELDS, MAX_DISHES, ROWS, SLOTS, row_of
 from ..seats import Seat
 from .common import ZonesError, card_quad_mm, load_zones
 
@@ -64,6 +64,12 @@ class Zones:
         if len(d["market_fields"]) != FIELDS or len(d["guest_fields"]) != SLOTS or len(d["dishes"]) != MAX_DISHES:
             raise ZonesError(f"daluigi zones need {FIELDS} market_fields, {SLOTS} guest_fields and {MAX_DISHES} "
                              f"dishes, got {len(d['market_fields'])}, {len(d['guest_fields'])}, {len(d['dishes'])}")
+        by_row = d.get("field_spots_by_row")
+        if by_row is not None and (not isinstance(by_row, (list, tuple)) or len(by_row) != ROWS or not all(
+                isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= len(d["field_spots"]) for n in by_row)):
+            raise ZonesError(f"daluigi zones: field_spots_by_row must give, for each of the {ROWS} market rows, how "
+                             f"many of the {len(d['field_spots'])} field_spots to read (1..{len(d['field_spots'])}), "
+                             f"got {by_row!r}")
         for name in ("cube_box_mm", "guest_mm", "header_box_mm", "dish_box_mm", "points", "ability", "wait",
                      "mark_box_mm", "wait_box_mm", "tile_box_mm", "edge_box_mm"):
             _pair(d[name], name)
@@ -108,11 +114,18 @@ class Zones:
         return card_quad_mm(seat.place(x, y), _pair(size, "size"), seat.turn_deg)
 
     def market_spots(self, players: int) -> list[Spot]:
+        """The cube places of each market field: the first ``field_spots_by_row[row - 1]`` of
+        ``field_spots`` (all of them when the zones do not say). In the twin's layout a row-4
+        field's fourth die lies above its row; on fields of rows 1-3 that place's box also
+        catches the edge of the row's first die, so it is not read there (a fourth die on a
+        filled row-3 field, against the rules, then goes unseen)."""
         mx, my = self.data["tables"][str(players)]["market"]
         table = Seat("market", float(mx), float(my), 0.0)
+        spots = self.data["field_spots"]
+        by_row = self.data.get("field_spots_by_row") or [len(spots)] * ROWS
         out = []
         for f, (fx, fy) in enumerate(self.data["market_fields"]):
-            for k, (dx, dy) in enumerate(self.data["field_spots"]):
+            for k, (dx, dy) in enumerate(spots[:int(by_row[row_of(f) - 1])]):
                 out.append(Spot(f"market:{f}", k, CUBE, self.box(table, fx + dx, fy + dy, self.data["cube_box_mm"])))
         return out
 

@@ -165,6 +165,8 @@ def test_zones_put_guest_cards_on_the_strip_fields(seed):
     ({"cube_box_mm": [1]}, ZonesError),
     ({"nonsense": 1}, ZonesError),
     ({"tables": {"2": {"table_mm": [680, 900], "market": [1, 2], "seats": []}}}, ZonesError),
+    ({"field_spots_by_row": [3, 3, 3]}, ZonesError),
+    ({"field_spots_by_row": [3, 3, 3, 5]}, ZonesError),
     ({"marker_mm": 50.0}, None),
 ])
 def test_zone_overrides_are_checked(overrides, error):
@@ -173,6 +175,15 @@ def test_zone_overrides_are_checked(overrides, error):
     else:
         with pytest.raises(error):
             load_daluigi_zones(overrides)
+
+
+@pytest.mark.parametrize("by_row, places", [(None, [3] * 9 + [4] * 3), ([4, 4, 4, 4], [4] * 12)])
+def test_market_fields_are_read_from_their_rows_places(by_row, places):
+    # the place above a field's row holds a die only on a filled row-4 field; elsewhere its
+    # box catches the edge of the row's first die, so it is not read unless the zones say so
+    zones = load_daluigi_zones({"field_spots_by_row": by_row} if by_row else None)
+    spots = zones.market_spots(3)
+    assert [sum(s.place == f"market:{f}" for s in spots) for f in range(12)] == places
 
 
 @pytest.mark.parametrize("table_mm, counts", [
