@@ -35,6 +35,7 @@ def referee(state: State, observation: Observation) -> Verdict:
         raise InvalidInput(f"referee needs a Dolce Vita Observation, got {type(observation).__name__}")
     seen = observation.grouped()
     known = expected_items(state)
+    held = _places_of(known)
     found: list[tuple[int, float, int, int, Explanation]] = []
     best: tuple[tuple[int, float, int], State, tuple[Move, ...], list[Disagreement]] | None = None
     stack: list[tuple[State, tuple[Move, ...]]] = [(state, ())]
@@ -46,7 +47,7 @@ def referee(state: State, observation: Observation) -> Verdict:
         diffs = disagreements(node, seen)
         c = cost(diffs)
         miscounted = sum(1 for d in diffs if not (d.expected and d.seen))
-        if explains([d for d in diffs if not _value_misread(d, known)]):
+        if explains([d for d in diffs if not _value_misread(d, known, held)]):
             found.append((miscounted, c, _label_distance(diffs), len(moves), Explanation(moves, node, c)))
         if best is None or (miscounted, c, len(moves)) < best[0]:
             best = ((miscounted, c, len(moves)), node, moves, diffs)
@@ -76,16 +77,25 @@ def referee(state: State, observation: Observation) -> Verdict:
                         f"first disagreement")
 
 
-def _value_misread(d: Disagreement, known: dict[str, list[str]]) -> bool:
+def _places_of(known: dict[str, list[str]]) -> dict[str, set[str]]:
+    """The places each label lies at in ``known`` (place -> labels)."""
+    held: dict[str, set[str]] = {}
+    for where, labels in known.items():
+        for label in labels:
+            held.setdefault(label, set()).add(where)
+    return held
+
+
+def _value_misread(d: Disagreement, known: dict[str, list[str]], held: dict[str, set[str]]) -> bool:
     """Whether ``d`` is a card the state already had at that place before this observation, read
     with another value of the same kind or colour (``house:400000`` seen as ``house:500000``,
     ``yellow:5`` as ``yellow:6``): the camera misreading a printed value, not a card moved or
     swapped. A card that came or went, or changed kind or colour, is no such misread, nor is a
     label the state has at another place (every card is one of a kind: two cards trading
-    places show each other's labels)."""
+    places show each other's labels). ``held``: :func:`_places_of` ``known``."""
     if not (d.expected and d.seen) or d.expected not in known.get(d.where, ()):
         return False
-    if any(d.seen in labels for where, labels in known.items() if where != d.where):
+    if held.get(d.seen, set()) - {d.where}:
         return False
     (kind, sep, value), (seen_kind, seen_sep, seen_value) = d.expected.partition(":"), d.seen.partition(":")
     return bool(sep and seen_sep) and kind == seen_kind and value != seen_value
