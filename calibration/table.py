@@ -175,9 +175,10 @@ def calibrate_table(markers: Sequence[DetectedMarker], layout: MarkerLayout, ima
         raise MarkerError(f"marker(s) {twice} seen more than once: remove the duplicate print from the view")
     if two_markers not in TWO_MARKERS:
         raise ValueError(f"two_markers must be one of {TWO_MARKERS}, got {two_markers!r}")
-    pair_ok = len(seen) == 2 and (two_markers in ("any", "one")
-                                  or (two_markers == "opposite" and opposite(layout, *ids)))
-    if len(seen) < MIN_MARKERS and not pair_ok and not (len(seen) == 1 and two_markers == "one"):
+    few_ok = ((len(seen) == 2 and (two_markers in ("any", "one")
+                                   or (two_markers == "opposite" and opposite(layout, *ids))))
+              or (len(seen) == 1 and two_markers == "one"))
+    if len(seen) < MIN_MARKERS and not few_ok:
         missing = [i for i in layout.ids if i not in ids]
         pair = {"never": "", "opposite": " (or 2 in opposite corners)", "any": " (or 2)", "one": " (or 1)"}[two_markers]
         raise MarkerError(f"only {len(seen)} of the {len(layout.ids)} table markers found ({layout.dictionary}, "
