@@ -5,6 +5,13 @@ reached is scored by :func:`~.observation.mismatch` (summed confidence of the ob
 that disagree).  Chance is guided by what became visible: a die drawn onto a market field
 takes a colour that field now shows more of, a card drawn is one now seen on the table.
 One explanation holds at most one turn action (shop, welcome or pass) and what follows it.
+
+A legal explanation stands when the items that disagree with it are doubtful, or when the sure
+ones (confidence at least :data:`DOUBT`) sum to less than :data:`MISREAD_ALLOWANCE`: one sure
+reading that is not certain may be the camera's mistake (the verdict's note names it), two sure
+readings or a certain one are what the table shows. A change seen in one sure item alone (a die
+put on a field of another colour while the supply it came from is hidden) is then taken for a
+misreading; docs/rules.md says so.
 """
 
 from __future__ import annotations
@@ -32,6 +39,11 @@ MAX_APPLIES = 8_000
 PATIENCE = 8
 #: Items below this confidence may disagree with a legal explanation.
 DOUBT = 0.5
+#: Sure items (at least DOUBT) that disagree with a legal explanation may sum to less than this
+#: and be taken as misread: one sure reading, not certain; not two (measured on the demo's
+#: placements, docs/benchmarks.md: a legal placement's misreading is mostly one item at
+#: 0.5-0.95, an illegal placement shows in two or more sure items, one of them certain).
+MISREAD_ALLOWANCE = 1.0
 #: Explanations reported (best first).
 KEEP = 5
 ACTIONS = ("shop", "welcome", "pass")
@@ -187,11 +199,26 @@ def _hidden_draws(state: State, moves: tuple) -> bool:
     return state.phase not in ("action", "serve", "jokers") or any(m.type in ("welcome", "card") for m in moves)
 
 
-def _acceptable(cost_state: State, observation: Observation) -> bool:
-    """Every disagreeing item is doubtful (confidence below :data:`DOUBT`)."""
+def _sure_disagreement(cost_state: State, observation: Observation) -> list[Item]:
+    """The sure items (confidence at least :data:`DOUBT`) that disagree with ``cost_state``."""
     expected = expected_labels(cost_state)
-    return all(it.confidence < DOUBT for it in observation.items
-               if it.label != UNKNOWN and expected.get(it.where, "") != it.label)
+    return [it for it in observation.items
+            if it.label != UNKNOWN and it.confidence >= DOUBT and expected.get(it.where, "") != it.label]
+
+
+def _acceptable(cost_state: State, observation: Observation) -> bool:
+    """The sure items that disagree sum to less than :data:`MISREAD_ALLOWANCE` of confidence."""
+    return sum(it.confidence for it in _sure_disagreement(cost_state, observation)) < MISREAD_ALLOWANCE
+
+
+def _note(explanation: Explanation, observation: Observation) -> str:
+    """What a legal verdict says: how many moves, and any sure item taken as misread."""
+    note = f"{len(explanation.moves)} move(s) explain the change"
+    misread = _sure_disagreement(explanation.state, observation)
+    if misread:
+        note += "; taken as misread: " + ", ".join(f"{it.where} read {it.label!r} ({it.confidence:.2f})"
+                                                   for it in misread)
+    return note
 
 
 def referee(state: State, observation: Observation) -> Verdict:
@@ -215,7 +242,7 @@ def referee(state: State, observation: Observation) -> Verdict:
             if len(explanations) == KEEP:
                 break
         return Verdict(explanations=tuple(explanations), violations=(), state=explanations[0].state,
-                       note=f"{len(explanations[0].moves)} move(s) explain the change")
+                       note=_note(explanations[0], observation))
     seen_state = overlay(best[2], observation, DOUBT)
     bought = purchase_base(state, seen_state)
     if bought is not None:

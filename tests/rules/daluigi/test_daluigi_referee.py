@@ -1,4 +1,4 @@
-"""The referee: legal changes are explained by their moves, misreads in doubt do not defeat them."""
+"""The referee: legal changes are explained by their moves; misreads in doubt, or one sure misread, do not defeat them."""
 
 from __future__ import annotations
 
@@ -74,22 +74,41 @@ def test_whole_shopping_turn_with_serving_and_refill_is_explained(players, seed)
     assert explained == 4
 
 
-@pytest.mark.parametrize("where_kind,confidence,legal", [
-    ("supply", 0.3, True), ("market", 0.49, True), ("slot", 0.2, True), ("supply", 0.9, False),
-])
-def test_doubtful_misread_does_not_defeat_the_legal_move(where_kind, confidence, legal):
-    s = daluigi.new_game(2, None, 21)
+def _shopped(seed: int):
+    """A two-player game's state before a purchase, the purchase, and what the table shows after it."""
+    s = daluigi.new_game(2, None, seed)
     while s.phase != "action":
         s = daluigi.apply(s, daluigi.legal_moves(s)[0])
     shop = next(m for m in daluigi.legal_moves(s) if m.type == "shop" and m.field >= 3)
-    nxt = daluigi.apply(s, shop)
-    seen = daluigi.observe(nxt)
-    where = {"supply": f"supply:{shop.player}", "market": "market:0", "slot": f"slot:{1 - shop.player}:0"}[where_kind]
-    wrong = {"supply": "brown,brown,brown,brown,brown", "market": "orange,orange", "slot": "G01"}[where_kind]
-    verdict = daluigi.referee(s, _relabel(seen, where, wrong, confidence))
+    return s, shop, daluigi.observe(daluigi.apply(s, shop))
+
+
+#: A wrong reading per kind of place.
+WRONG = {"supply": "brown,brown,brown,brown,brown", "market": "orange,orange", "slot": "G01"}
+
+
+@pytest.mark.parametrize("misreads,legal", [
+    ((("supply", 0.3),), True),
+    ((("market", 0.49),), True),
+    ((("slot", 0.2),), True),
+    ((("supply", 0.9),), True),                    # one sure reading, not certain: a misreading
+    ((("market", 0.6), ("supply", 0.3)), True),    # the doubtful one does not count
+    ((("supply", 0.55), ("market", 0.55)), False),  # two sure readings: what the table shows
+    ((("supply", 1.0),), False),                   # a certain reading
+])
+def test_misreads_defeat_the_legal_move_only_when_sure_enough(misreads, legal):
+    s, shop, seen = _shopped(21)
+    places = {"supply": f"supply:{shop.player}", "market": "market:0", "slot": f"slot:{1 - shop.player}:0"}
+    for kind, confidence in misreads:
+        seen = _relabel(seen, places[kind], WRONG[kind], confidence)
+    verdict = daluigi.referee(s, seen)
     assert verdict.legal is legal
     if legal:
-        assert verdict.moves[0] == shop and verdict.explanations[0].cost == pytest.approx(confidence)
+        assert verdict.moves[0] == shop
+        assert verdict.explanations[0].cost == pytest.approx(sum(c for _, c in misreads))
+        sure = [places[kind] for kind, c in misreads if c >= 0.5]
+        assert all(where in verdict.note for where in sure)
+        assert ("taken as misread" in verdict.note) is bool(sure)
     else:
         assert verdict.violations
 
