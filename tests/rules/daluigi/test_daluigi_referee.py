@@ -139,3 +139,44 @@ def test_observation_round_trip_and_bad_input():
             daluigi.observation_from_json(data)
     with pytest.raises(InvalidInput, match="players 0 to 1"):
         daluigi.referee(daluigi.new_game(2, None, 1), Observation((Item("supply:3", ""),)))
+
+
+def _guest_with_dice(seed: int):
+    """A state of a random two-player game in which a guest card holds dice, and where it lies."""
+    for s, _, _ in _states(seed, 2, stride=1):
+        for p, strip in enumerate(s.strips):
+            for slot, guest in enumerate(strip):
+                if guest is not None and sum(guest.cubes) >= 1:
+                    return s, f"{p}:{slot}"
+    raise AssertionError("no guest got a die")
+
+
+@pytest.mark.parametrize("change,legal", [
+    ("fewer", True),     # dice leave a guest card only with it: the missing die went unseen
+    ("more", False),     # a die that is not there, read for certain
+])
+def test_dice_on_a_guest_card_read_fewer_are_unseen(change, legal):
+    s, place = _guest_with_dice(31)
+    seen = daluigi.observe(s)
+    dice = next(it.label for it in seen.items if it.where == f"order:{place}").split(",")
+    label = ",".join(dice[1:] if change == "fewer" else dice + ["red"])
+    verdict = daluigi.referee(s, _relabel(seen, f"order:{place}", label, 1.0))
+    assert verdict.legal is legal
+    if legal:
+        assert verdict.moves == () and f"order:{place}" in verdict.note
+
+
+@pytest.mark.parametrize("second,legal", [
+    ("same card's dice", True),    # read for the misread card: one misreading with it
+    ("another card's dice", False),
+])
+def test_a_misread_card_and_its_dice_are_one_misreading(second, legal):
+    s, place = _guest_with_dice(32)
+    seen = daluigi.observe(s)
+    card = next(it.label for it in seen.items if it.where == f"slot:{place}")
+    seen = _relabel(seen, f"slot:{place}", "G01" if card != "G01" else "G02", 0.8)
+    other = place if second == "same card's dice" else next(
+        it.where.split(":", 1)[1] for it in seen.items if it.kind == "slot" and it.label and it.where != f"slot:{place}")
+    dice = next(it.label for it in seen.items if it.where == f"order:{other}")
+    seen = _relabel(seen, f"order:{other}", ",".join(x for x in (dice, "red") if x), 0.8)
+    assert daluigi.referee(s, seen).legal is legal
