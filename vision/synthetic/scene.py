@@ -287,7 +287,7 @@ def object_truth(labels: np.ndarray, size: tuple[int, int], label: int, kind: st
     w, h = size
     finite = np.all(np.isfinite(poly_px))
     in_frame = bool(finite and np.all((poly_px >= -0.5) & (poly_px <= [w - 0.5, h - 0.5])))
-    if drawn is None:
+    if drawn is None or drawn.area == 0:  # not drawn, or drawn onto no pixel (a sliver beyond the frame)
         return ObjectTruth(label, kind, ident, index, params, pose, poly_mm, poly_px, centre, None, 0.0, (), in_frame)
     visibility = drawn.visibility(labels)
     occluders = tuple(drawn.occluders(labels)) if visibility < 1.0 else ()

@@ -154,3 +154,16 @@ def test_bad_render_requests_raise(seed, settings, message):
 def test_bad_settings_raise(changes, message):
     with pytest.raises(LayoutError, match=message):
         RenderSettings(**changes)
+
+
+def test_an_object_drawn_onto_no_pixel_has_no_box_and_no_visibility():
+    # a sliver at the frame's edge can be drawn with a box but no pixel of its own (a render of
+    # the Dolce Vita training set once failed on it)
+    from tableref.vision.synthetic.canvas import Drawn
+    from tableref.vision.synthetic.scene import object_truth
+
+    drawn = Drawn(7, (10, 12, 20, 22), np.zeros((2, 2), bool))
+    poly = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]])
+    truth = object_truth(np.zeros((40, 40), np.int32), (40, 40), 7, "card", "x", 0, {}, None,
+                         (drawn, poly, poly, (0.5, 0.5)))
+    assert truth.bbox_px is None and truth.visibility == 0.0
