@@ -45,8 +45,10 @@ def wrong_dish(state: State) -> list[Violation]:
                 continue
             for c, n in enumerate(unordered_of(card_of(state, g.card), g)):
                 if n > 0:
-                    out.append(_v("daluigi.wrong_dish", p, (f"guest:{g.card}", f"cube:{COLOURS[c]}"), "wrong_dish",
-                                  f"Guest {g.card} of {player_name(p)} has a {COLOURS[c]} die it did not order."))
+                    colour = COLOURS[c]
+                    a_die = f"{'an' if colour[0] in 'aeiou' else 'a'} {colour} die"
+                    out.append(_v("daluigi.wrong_dish", p, (f"guest:{g.card}", f"cube:{colour}"), "wrong_dish",
+                                  f"Guest {g.card} of {player_name(p)} has {a_die} it did not order."))
     return out
 
 
