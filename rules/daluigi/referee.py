@@ -6,8 +6,8 @@ that disagree).  Chance is guided by what became visible: a die drawn onto a mar
 takes a colour that field now shows more of, a card drawn is one now seen on the table.
 One explanation holds at most one turn action (shop, welcome or pass) and what follows it.
 
-A legal explanation stands when the items that disagree with it are doubtful, or when the sure
-ones (confidence at least :data:`DOUBT`) sum to less than :data:`MISREAD_ALLOWANCE`: one sure
+The cheapest legal explanation that stands is taken. It stands when the items that disagree with
+it are doubtful, or when the sure ones (confidence at least :data:`DOUBT`) sum to less than :data:`MISREAD_ALLOWANCE`: one sure
 reading that is not certain may be the camera's mistake (the verdict's note names it), two sure
 readings or a certain one are what the table shows. An order field that shows fewer of the dice
 the explanation has there, and no other, does not count: dice leave a guest card only with it,
@@ -256,8 +256,8 @@ def referee(state: State, observation: Observation) -> Verdict:
     if not _acceptable(found[0][2], observation) and _hidden_draws(state, found[0][1]):
         found = sorted(found + search(state, observation, narrow=False), key=lambda c: (round(c[0], 9), len(c[1])))
     best = found[0]
-    if _acceptable(best[2], observation):
-        good = [c for c in found if _acceptable(c[2], observation)]
+    good = [c for c in found if _acceptable(c[2], observation)]
+    if good:
         explanations, states = [], set()
         for cost, moves, s in good:
             if s in states:
