@@ -256,16 +256,16 @@ def referee(state: State, observation: Observation) -> Verdict:
     if not _acceptable(found[0][2], observation) and _hidden_draws(state, found[0][1]):
         found = sorted(found + search(state, observation, narrow=False), key=lambda c: (round(c[0], 9), len(c[1])))
     best = found[0]
-    good = [c for c in found if _acceptable(c[2], observation)]
-    if good:
-        explanations, states = [], set()
-        for cost, moves, s in good:
-            if s in states:
-                continue
-            states.add(s)
+    explanations, tried = [], set()
+    for cost, moves, s in found:  # the first KEEP distinct acceptable states, cheapest first
+        if s in tried:
+            continue
+        tried.add(s)
+        if _acceptable(s, observation):
             explanations.append(Explanation(moves=moves, state=s, cost=cost))
             if len(explanations) == KEEP:
                 break
+    if explanations:
         return Verdict(explanations=tuple(explanations), violations=(), state=explanations[0].state,
                        note=_note(explanations[0], observation))
     seen_state = overlay(best[2], observation, DOUBT)
