@@ -156,7 +156,7 @@ RECIPE = register(Recipe(
                  f"{TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set"),
     augmentation=Augmentation(temperature=0.3, brightness=0.25, blur_sigma=1.0, noise_std=6.0,
                               rotation_deg=3.0, shift=0.08, scale=0.08),
-    settings={"epochs": 10, "batch_size": 128, "learning_rate": 3e-3},
+    settings={"epochs": 14, "batch_size": 128, "learning_rate": 3e-3},
     train_seed=TRAIN_SEED,
     val_seed=VAL_SEED,
     widths=(24, 48, 96, 128),
