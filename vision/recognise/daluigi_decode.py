@@ -5,7 +5,8 @@ Every function takes, per spot, the probabilities of the labels its group allows
 confidence, or ``None`` where something needed is covered (the place is then unknown). The
 rules' structure is used, never guessed past: cubes and tiles lie in a row from its first
 place, so a row is read up to its first blank place; a guest card is the catalogue card that
-best explains its dish fields and marks (:func:`decode_card`).
+best explains its dish fields and marks (:func:`decode_card`), and a card partly covered is
+read only when what shows of it decides it (the cubes on a covered field stay unknown).
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ OTHER_CUBE_WEIGHT = 0.05
 #: the points digit is 4-5 px high in a 1280x720 view of the whole table and read least
 #: surely; the dish colours count fully.
 MARK_WEIGHTS = {"points": 0.5, "wait": 1.0, "ability": 1.0}
+#: A card place with covered spots is read only when at least this many of its spots show
+#: (of MAX_DISHES dish fields and 3 marks) ...
+MIN_SPOTS_SHOWN = 5
+#: ... and what shows makes one reading at least this probable (dish colours and ability tell
+#: 80 of the 90 catalogue cards apart, so a covered points or waiting-time mark often leaves
+#: one card; two covered dish fields seldom do).
+COVERED_POSTERIOR = 0.9
 
 
 @dataclass(frozen=True)
@@ -40,10 +48,8 @@ class Read:
 UNREAD = Read(None, 0.0)
 
 
-def _known(p: np.ndarray) -> np.ndarray | None:
-    """Rows without the ``unknown`` column, renormalised; None when any row is most likely unknown."""
-    if len(p) and np.any(p[:, -1] >= UNKNOWN_AT):
-        return None
+def _renormed(p: np.ndarray) -> np.ndarray:
+    """Rows without the ``unknown`` column, renormalised."""
     q = p[:, :-1]
     return q / np.maximum(q.sum(axis=1, keepdims=True), TINY)
 
@@ -137,9 +143,19 @@ class CardTable:
                    np.array([ABILITIES.index(c.ability) for c in cards]))
 
 
+def _log(q: np.ndarray, shown: bool | np.ndarray) -> np.ndarray:
+    """log(q), or 0 where the spot is covered (it tells nothing)."""
+    return np.where(shown, np.log(q + TINY), 0.0)
+
+
 def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability: np.ndarray,
                 table: CardTable) -> tuple[Read, Read]:
     """A guest card's place -> (card id or "" for none, the cubes on its order fields).
+
+    A covered spot (``unknown`` at least :data:`UNKNOWN_AT`) counts for no reading. With spots
+    covered, the place is read only when at least :data:`MIN_SPOTS_SHOWN` show and the best
+    reading's posterior reaches :data:`COVERED_POSTERIOR`; the cubes are then read only when
+    none of the card's dish fields is covered.
 
     Parameters
     ----------
@@ -148,36 +164,44 @@ def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability:
     points, wait, ability : ndarray (labels + 2,)
         The marks' probabilities (their labels, blank, unknown).
     """
-    rows = [_known(dish), _known(points[None]), _known(wait[None]), _known(ability[None])]
-    if any(r is None for r in rows):
+    marks = (points, wait, ability)
+    shown = np.array([row[-1] < UNKNOWN_AT for row in (*dish, *marks)])
+    covered = not shown.all()
+    if covered and shown.sum() < MIN_SPOTS_SHOWN:
         return UNREAD, UNREAD
-    d, pts, wt, ab = rows[0], rows[1][0], rows[2][0], rows[3][0]
+    d = _renormed(dish)
+    pts, wt, ab = (_renormed(m[None])[0] for m in marks)
+    dish_shown, (pts_shown, wt_shown, ab_shown) = shown[:MAX_DISHES], shown[MAX_DISHES:]
     colours = len(COLOURS)
     cube, field, blank = d[:, :colours], d[:, colours:2 * colours], d[:, 2 * colours]
-    log_blank = np.log(blank + TINY)
-    # empty place: everything blank
+    log_blank = _log(blank, dish_shown)
     w_pts, w_wt, w_ab = (MARK_WEIGHTS[k] for k in ("points", "wait", "ability"))
-    empty = float(log_blank.sum() + w_pts * np.log(pts[-1] + TINY) + w_wt * np.log(wt[-1] + TINY)
-                  + w_ab * np.log(ab[-1] + TINY))
+    # empty place: everything blank
+    empty = float(log_blank.sum() + w_pts * _log(pts[-1], pts_shown) + w_wt * _log(wt[-1], wt_shown)
+                  + w_ab * _log(ab[-1], ab_shown))
     # every card: its marks and, per dish field, its colour printed or covered by a cube
     other = cube.sum(axis=1, keepdims=True) - cube
-    fits = np.log(field + cube + OTHER_CUBE_WEIGHT * other + TINY)  # (MAX_DISHES, colours)
+    fits = _log(field + cube + OTHER_CUBE_WEIGHT * other, dish_shown[:, None])  # (MAX_DISHES, colours)
     has = table.dishes >= 0
     per_field = np.where(has, fits[np.arange(MAX_DISHES)[None, :], np.maximum(table.dishes, 0)], log_blank[None, :])
-    scores = (per_field.sum(axis=1) + w_pts * np.log(pts[table.points] + TINY) + w_wt * np.log(wt[table.wait] + TINY)
-              + w_ab * np.log(ab[table.ability] + TINY))
+    scores = (per_field.sum(axis=1) + w_pts * _log(pts[table.points], pts_shown)
+              + w_wt * _log(wt[table.wait], wt_shown) + w_ab * _log(ab[table.ability], ab_shown))
     every = np.concatenate([[empty], scores])
     post = np.exp(every - every.max())
     post /= post.sum()
     best = int(post.argmax())
     conf = float(post[best])
+    if covered and conf < COVERED_POSTERIOR:
+        return UNREAD, UNREAD
     if best == 0:
         return Read("", conf), UNREAD
     k = best - 1
+    mine = table.dishes[k] >= 0
+    if not dish_shown[mine].all():  # a field of the card covered: its cubes unknown
+        return Read(table.ids[k], conf), UNREAD
     counts = [0] * colours
-    for j in range(MAX_DISHES):
-        if table.dishes[k, j] >= 0 and cube[j].sum() > field[j, table.dishes[k, j]]:
+    for j in np.flatnonzero(mine):
+        if cube[j].sum() > field[j, table.dishes[k, j]]:
             counts[int(cube[j].argmax())] += 1
-    cube_conf = min([conf] + [float(max(cube[j].sum(), field[j].sum())) for j in range(MAX_DISHES)
-                              if table.dishes[k, j] >= 0])
+    cube_conf = min([conf] + [float(max(cube[j].sum(), field[j].sum())) for j in np.flatnonzero(mine)])
     return Read(table.ids[k], conf), Read(cubes_label(tuple(counts)), cube_conf)

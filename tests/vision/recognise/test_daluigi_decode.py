@@ -101,11 +101,31 @@ def test_decode_card_reads_cubes_on_order_fields(card_id, cubes_on, card_label, 
     assert (card.label, cubes.label) == (card_label, cubes_label)
 
 
-def test_decode_card_with_a_covered_mark_is_unknown():
-    dish, points, wait, ability = card_probs("S1")
-    points = one_hot(ALLOWED["points"], ["unknown"])[0]
-    card, cubes = decode_card(dish, points, wait, ability, CardTable.of(load_deck()))
-    assert card.label is None and cubes.label is None
+def cover(probs, spots: tuple[str | int, ...]):
+    """``card_probs`` with the named marks (points, wait, ability) or dish fields (0..) covered."""
+    dish, *marks = (p.copy() for p in probs)
+    for spot in spots:
+        if isinstance(spot, int):
+            dish[spot] = one_hot(ALLOWED[DISH], ["unknown"])[0]
+        else:
+            k = ("points", "wait", "ability").index(spot)
+            marks[k] = one_hot(ALLOWED[spot], ["unknown"])[0]
+    return dish, *marks
+
+
+# S1 and G82 differ only in their waiting time (40 and 10): dish colours, points and ability
+# alike. S1's dish fields are its first two.
+@pytest.mark.parametrize("card_id, covered, card_label, cubes_label", [
+    ("S1", ("points",), "S1", ""),  # the rest decides it
+    ("S1", ("wait",), None, None),  # S1 or G82: unknown
+    ("S1", (0,), "S1", None),  # its own field covered: the card read, its cubes unknown
+    ("S1", (3,), "S1", ""),  # a field it does not have covered: the cubes read too
+    ("S1", (0, 1, "points"), None, None),  # too little shows
+    (None, ("points", 2), "", None),  # an empty place partly covered
+])
+def test_decode_card_past_covered_spots_only_when_the_rest_decides(card_id, covered, card_label, cubes_label):
+    card, cubes = decode_card(*cover(card_probs(card_id), covered), CardTable.of(load_deck()))
+    assert (card.label, cubes.label) == (card_label, cubes_label)
 
 
 def test_labels_cover_every_group():
