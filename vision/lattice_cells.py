@@ -53,6 +53,8 @@ NEIGHBOUR_STEP = (0.8, 1.3)
 #: column is added on the shorter side (seen through a lens without its profile, a board's
 #: middle lies up to about half a cell from the table's).
 CENTRE_SLACK = 0.75
+#: At most this many hidden lines are added along an axis to complete a known board shape.
+MAX_SHAPE_FILL = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -115,6 +117,38 @@ class AlignedLattice:
         if axes[1]:
             rows, fr = _even_about(rows, fr, centre[1], self.cell)
         return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend)
+
+
+    def completed(self, shapes: tuple[tuple[int, int], ...], centre: tuple[float, float],
+                  axes: tuple[bool, bool] = (True, True)) -> "AlignedLattice":
+        """This lattice grown to the known board shape (rows, columns) it falls short of by the
+        fewest lines, at most :data:`MAX_SHAPE_FILL` per axis and only along an axis in ``axes``
+        (x, y) where the middle ``centre`` is known; each line added on the side shorter about
+        ``centre``. Unchanged when it already has a known shape, or none is within reach: a
+        centred board with more of one side hidden than the centring can tell (its middle is
+        known to about half a line) is completed so."""
+        have = (len(self.rows), len(self.columns))
+        reach = [((r - have[0]) + (c - have[1]), (r - have[0], c - have[1])) for r, c in shapes
+                 if 0 <= r - have[0] <= MAX_SHAPE_FILL * axes[1] and 0 <= c - have[1] <= MAX_SHAPE_FILL * axes[0]]
+        if not reach or min(reach)[0] == 0:
+            return self
+        add_rows, add_cols = min(reach)[1]
+        cols, fc = _add_about(self.columns, self.found_columns, centre[0], self.cell, add_cols)
+        rows, fr = _add_about(self.rows, self.found_rows, centre[1], self.cell, add_rows)
+        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend)
+
+
+def _add_about(centres: np.ndarray, found: np.ndarray, middle: float, step: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` hidden lines added to ``centres``, each on the side shorter about ``middle``."""
+    c, f = list(centres), list(found)
+    for _ in range(n):
+        if middle - c[0] < c[-1] - middle:
+            c.insert(0, c[0] - step)
+            f.insert(0, False)
+        else:
+            c.append(c[-1] + step)
+            f.append(False)
+    return np.array(c), np.array(f, bool)
 
 
 def _even_about(centres: np.ndarray, found: np.ndarray, middle: float, step: float) -> tuple[np.ndarray, np.ndarray]:

@@ -98,6 +98,33 @@ def test_centred_only_along_the_sides_whose_middle_is_known(axes):
     assert (len(out.columns), len(out.rows)) == (8 if axes[0] else 4, 6 if axes[1] else 3)
 
 
+SHAPES = ((8, 12), (8, 20), (12, 12))
+
+
+@pytest.mark.parametrize("show_rows, axes, expected_rows, added_before", [
+    (slice(2, 8), (True, True), 8, 2),  # two far rows hidden, a middle known to half a row off
+    (slice(0, 6), (True, True), 8, 0),  # two near rows hidden: added after
+    (slice(3, 8), (True, True), 5, 0),  # three hidden: too many to add
+    (slice(2, 8), (True, False), 6, 0),  # the rows' middle unknown: nothing added
+    (slice(0, 8), (True, True), 8, 0),  # whole: unchanged
+])
+def test_completed_to_the_nearest_known_shape(show_rows, axes, expected_rows, added_before):
+    xs, ys = seamed(12, seam=0.0), seamed(8, seam=0.0)
+    part = aligned_lattice(centres(xs, ys[show_rows]), CELL)
+    # the middle is known to about half a row: centring alone may leave a row out
+    middle = ((xs[0] + xs[-1]) / 2, (ys[0] + ys[-1]) / 2 + 0.4 * CELL * (1 if show_rows.start else -1))
+    out = part.completed(SHAPES, middle, axes)
+    assert len(out.rows) == expected_rows and len(out.columns) == 12
+    assert not out.found_rows[:added_before].any() and out.found_rows[added_before:added_before + 2].all()
+    if expected_rows == 8:
+        assert np.allclose(out.rows, ys, atol=1.0)
+
+
+def test_completed_leaves_a_board_of_no_known_shape_near_alone():
+    part = aligned_lattice(centres(seamed(5, seam=0.0), seamed(4, seam=0.0)), CELL)
+    assert part.completed(SHAPES, (0.0, 0.0)) is part
+
+
 def test_too_few_cells_is_no_lattice():
     assert aligned_lattice(np.array([[10.0, 10.0]]), CELL) is None
     assert aligned_lattice(centres([100.0], seamed(5)), CELL) is None

@@ -45,11 +45,15 @@ class LigrettoZones:
     cell_mm: float
     board_centred: bool
     colours_bgr: Mapping[str, tuple[float, float, float]]
+    board_shapes: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.marker_mm > 0 or not self.cell_mm > 0:
             raise ZonesError(f"ligretto zones: marker_mm and cell_mm must be positive, got {self.marker_mm} "
                              f"and {self.cell_mm}")
+        if any(len(shape) != 2 or min(shape) < MIN_SIDE for shape in self.board_shapes):
+            raise ZonesError(f"ligretto zones: board_shapes must be [rows, columns] pairs of at least {MIN_SIDE}, "
+                             f"got {[list(shape) for shape in self.board_shapes]}")
         if set(self.colours_bgr) != set(COLOURS):
             raise ZonesError(f"ligretto zones: colours_bgr must name {', '.join(COLOURS)}, got {sorted(self.colours_bgr)}")
 
@@ -58,7 +62,8 @@ class LigrettoZones:
         try:
             return cls(float(data["marker_mm"]), tuple((float(w), float(d)) for w, d in data["table_mm_choices"]),
                        float(data["cell_mm"]), bool(data["board_centred"]),
-                       {str(k): tuple(float(x) for x in v) for k, v in dict(data["colours_bgr"]).items()})
+                       {str(k): tuple(float(x) for x in v) for k, v in dict(data["colours_bgr"]).items()},
+                       tuple((int(r), int(c)) for r, c in data.get("board_shapes", [])))
         except (KeyError, TypeError, ValueError) as exc:
             raise ZonesError(f"ligretto zones are malformed: {exc!r}") from None
 
@@ -149,8 +154,8 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> Boar
                                "spaces show on the table (is the board in view, between the markers?)")
     if zones.board_centred:  # about the table's middle, along the sides its markers measure
         h, w = rect.shape[:2]
-        lattice = lattice.centred(((w - 1) / 2, (h - 1) / 2),
-                                  spans(view.calibration.layout, view.calibration.markers_used))
+        middle, axes = ((w - 1) / 2, (h - 1) / 2), spans(view.calibration.layout, view.calibration.markers_used)
+        lattice = lattice.centred(middle, axes).completed(zones.board_shapes, middle, axes)
     return BoardView(rect, lattice, view)
 
 

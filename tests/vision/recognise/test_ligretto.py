@@ -11,9 +11,9 @@ import pytest
 
 from tableref.bench.recognition_ligretto import scene_score, shoot
 from tableref.rules import ligretto as rules
-from tableref.vision.recognise.common import RecognitionError
+from tableref.vision.recognise.common import RecognitionError, ZonesError
 from tableref.vision.recognise.ligretto import LigrettoRecogniser
-from tableref.vision.recognise.ligretto_board import find_board, locate_ligretto, zones_for
+from tableref.vision.recognise.ligretto_board import LigrettoZones, find_board, locate_ligretto, zones_for
 
 #: Fresh renders read by the test (a range of its own, apart from the benchmark's 3000000..).
 SEED, SCENES = 3_100_000, 40
@@ -114,3 +114,13 @@ def test_a_board_located_by_fewer_markers_is_read_whole(recogniser, seed, shape)
     reading = recogniser.read(shot.image)
     assert (reading.rows, reading.columns) == shape
     assert scene_score(shot, reading)["wrong"] <= 3
+
+
+def test_zones_board_shapes_are_checked_and_optional():
+    shipped = zones_for(None)
+    assert (8, 12) in shipped.board_shapes and (12, 8) in shipped.board_shapes
+    base = {"marker_mm": 50, "table_mm_choices": [[490, 670]], "cell_mm": 30, "board_centred": True,
+            "colours_bgr": {c: [0, 0, 0] for c in ("red", "yellow", "green", "blue")}}
+    assert LigrettoZones.from_json(base).board_shapes == ()
+    with pytest.raises(ZonesError, match="board_shapes"):
+        LigrettoZones.from_json({**base, "board_shapes": [[8, 1]]})
