@@ -75,6 +75,9 @@ class AlignedLattice:
         How far each cell's centre lies from its column's and row's (a lens bends a board's
         straight lines): per image axis, a quadratic in the centre's position (see
         :func:`_bend_terms`), fitted to the whole cells; None: straight.
+    padded : (int, int)
+        Rows and columns added on *both* sides as candidates (:meth:`completed`): of the first
+        and last ``padded`` lines, only those on one side belong to the board.
     """
 
     columns: np.ndarray
@@ -83,6 +86,7 @@ class AlignedLattice:
     found_columns: np.ndarray
     found_rows: np.ndarray
     bend: np.ndarray | None = None
+    padded: tuple[int, int] = (0, 0)
 
     def __post_init__(self) -> None:
         if self.columns.shape != self.found_columns.shape or self.rows.shape != self.found_rows.shape:
@@ -122,25 +126,33 @@ class AlignedLattice:
     def completed(self, shapes: tuple[tuple[int, int], ...], centre: tuple[float, float],
                   axes: tuple[bool, bool] = (True, True)) -> "AlignedLattice":
         """This lattice grown to the known board shape (rows, columns) it falls short of by the
-        fewest lines, at most :data:`MAX_SHAPE_FILL` per axis and only along an axis in ``axes``
-        (x, y) where the middle ``centre`` is known; each line added on the side shorter about
-        ``centre``. Unchanged when it already has a known shape, or none is within reach: a
-        centred board with more of one side hidden than the centring can tell (its middle is
-        known to about half a line) is completed so."""
+        fewest lines, at most :data:`MAX_SHAPE_FILL` per axis. Along an axis in ``axes`` (x, y)
+        whose middle ``centre`` is known, each line is added on the side shorter about it (a
+        centred board with more of one side hidden than the centring can tell: its middle is
+        known to about half a line); along another, the missing lines are added on both sides
+        as candidates (:attr:`padded`), for the reader to keep those the table shows under
+        something. Unchanged when it already has a known shape, or none is within reach."""
         have = (len(self.rows), len(self.columns))
         reach = [((r - have[0]) + (c - have[1]), (r - have[0], c - have[1])) for r, c in shapes
-                 if 0 <= r - have[0] <= MAX_SHAPE_FILL * axes[1] and 0 <= c - have[1] <= MAX_SHAPE_FILL * axes[0]]
+                 if 0 <= r - have[0] <= MAX_SHAPE_FILL and 0 <= c - have[1] <= MAX_SHAPE_FILL]
         if not reach or min(reach)[0] == 0:
             return self
         add_rows, add_cols = min(reach)[1]
-        cols, fc = _add_about(self.columns, self.found_columns, centre[0], self.cell, add_cols)
-        rows, fr = _add_about(self.rows, self.found_rows, centre[1], self.cell, add_rows)
-        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend)
+        cols, fc = _add_about(self.columns, self.found_columns, centre[0] if axes[0] else None, self.cell, add_cols)
+        rows, fr = _add_about(self.rows, self.found_rows, centre[1] if axes[1] else None, self.cell, add_rows)
+        padded = (0 if axes[1] else add_rows, 0 if axes[0] else add_cols)
+        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend, padded)
 
 
-def _add_about(centres: np.ndarray, found: np.ndarray, middle: float, step: float, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` hidden lines added to ``centres``, each on the side shorter about ``middle``."""
+def _add_about(centres: np.ndarray, found: np.ndarray, middle: float | None, step: float,
+               n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` hidden lines added to ``centres``, each on the side shorter about ``middle``; with
+    no middle, ``n`` on each side."""
     c, f = list(centres), list(found)
+    if middle is None:
+        before = [c[0] - k * step for k in range(n, 0, -1)]
+        after = [c[-1] + k * step for k in range(1, n + 1)]
+        return np.array(before + c + after), np.array([False] * n + f + [False] * n, bool)
     for _ in range(n):
         if middle - c[0] < c[-1] - middle:
             c.insert(0, c[0] - step)

@@ -105,7 +105,7 @@ SHAPES = ((8, 12), (8, 20), (12, 12))
     (slice(2, 8), (True, True), 8, 2),  # two far rows hidden, a middle known to half a row off
     (slice(0, 6), (True, True), 8, 0),  # two near rows hidden: added after
     (slice(3, 8), (True, True), 5, 0),  # three hidden: too many to add
-    (slice(2, 8), (True, False), 6, 0),  # the rows' middle unknown: nothing added
+    (slice(2, 8), (True, False), 10, 2),  # the rows' middle unknown: two candidates each side
     (slice(0, 8), (True, True), 8, 0),  # whole: unchanged
 ])
 def test_completed_to_the_nearest_known_shape(show_rows, axes, expected_rows, added_before):
@@ -117,7 +117,9 @@ def test_completed_to_the_nearest_known_shape(show_rows, axes, expected_rows, ad
     assert len(out.rows) == expected_rows and len(out.columns) == 12
     assert not out.found_rows[:added_before].any() and out.found_rows[added_before:added_before + 2].all()
     if expected_rows == 8:
-        assert np.allclose(out.rows, ys, atol=1.0)
+        assert np.allclose(out.rows, ys, atol=1.0) and out.padded == (0, 0)
+    if expected_rows == 10:
+        assert out.padded == (2, 0) and not out.found_rows[-2:].any()
 
 
 def test_completed_leaves_a_board_of_no_known_shape_near_alone():

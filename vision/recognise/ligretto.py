@@ -169,6 +169,8 @@ class LigrettoRecogniser:
         kind_p = decide.kinds(cover.probabilities, labels)
         kind = np.array(decide.KINDS)[kind_p.argmax(axis=1)]
         keep_r, keep_c = _board_extent(kind.reshape(rows, cols))
+        keep_r = _settle_padding(keep_r, rows, board.lattice.padded[0])
+        keep_c = _settle_padding(keep_c, cols, board.lattice.padded[1])
         evidence = _Evidence(kind, kind_p.max(axis=1), decide.borders(cover.probabilities, labels, CARD),
                              decide.borders(cover.probabilities, labels, JOKER),
                              decide.start_probability(cover.probabilities, labels),
@@ -212,6 +214,19 @@ def _references(profile: Profile | None, zones: LigrettoZones) -> dict:
     if given:
         refs.update({name: tuple(float(v) for v in given[name]) for name in refs if name in given})
     return refs
+
+
+def _settle_padding(keep: tuple[int, int], lines: int, n: int) -> tuple[int, int]:
+    """The extent ``keep`` (first, last) of ``lines`` whose first and last ``n`` are candidates
+    added on both sides (a board short of a known shape where its middle is unknown): the extent
+    has dropped those showing the table; where it kept more than ``n`` of them (things over
+    both sides), which side is the board's is unknown and none is kept."""
+    if not n:
+        return keep
+    lo, hi = keep
+    if max(0, n - lo) + max(0, hi - (lines - 1 - n)) > n:
+        return max(lo, n), min(hi, lines - 1 - n)
+    return keep
 
 
 def _board_extent(kinds: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -12,7 +12,7 @@ import pytest
 from tableref.bench.recognition_ligretto import scene_score, shoot
 from tableref.rules import ligretto as rules
 from tableref.vision.recognise.common import RecognitionError, ZonesError
-from tableref.vision.recognise.ligretto import LigrettoRecogniser
+from tableref.vision.recognise.ligretto import LigrettoRecogniser, _settle_padding
 from tableref.vision.recognise.ligretto_board import LigrettoZones, find_board, locate_ligretto, zones_for
 
 #: Fresh renders read by the test (a range of its own, apart from the benchmark's 3000000..).
@@ -124,3 +124,16 @@ def test_zones_board_shapes_are_checked_and_optional():
     assert LigrettoZones.from_json(base).board_shapes == ()
     with pytest.raises(ZonesError, match="board_shapes"):
         LigrettoZones.from_json({**base, "board_shapes": [[8, 1]]})
+
+
+@pytest.mark.parametrize("keep, lines, n, expected", [
+    ((0, 8), 9, 0, (0, 8)),  # nothing padded
+    ((0, 7), 9, 1, (0, 7)),  # the far candidate kept, the near one showed the table
+    ((1, 8), 9, 1, (1, 8)),  # the near one kept
+    ((0, 8), 9, 1, (1, 7)),  # both kept: which side is the board's is unknown, neither
+    ((1, 7), 9, 1, (1, 7)),  # neither kept
+    ((0, 9), 12, 2, (0, 9)),  # two padded: both far ones kept
+    ((1, 10), 12, 2, (1, 10)),  # one on each side: the size of the shape, kept
+])
+def test_candidate_lines_on_both_sides_are_kept_on_one_only(keep, lines, n, expected):
+    assert _settle_padding(keep, lines, n) == expected
