@@ -93,6 +93,9 @@ class AlignedLattice:
             raise ValueError("aligned lattice: found flags must match the columns and rows")
         if not self.cell > 0:
             raise ValueError(f"aligned lattice: cell side must be positive, got {self.cell}")
+        if not all(0 <= n and 2 * n <= len(lines) for n, lines in zip(self.padded, (self.rows, self.columns))):
+            raise ValueError(f"aligned lattice: padded {self.padded} does not fit {len(self.rows)} rows "
+                             f"and {len(self.columns)} columns")
 
     def centres(self) -> np.ndarray:
         """(R, C, 2): each cell's centre, bends included."""
