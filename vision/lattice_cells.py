@@ -123,8 +123,7 @@ class AlignedLattice:
             cols, fc = _even_about(cols, fc, centre[0], self.cell)
         if axes[1]:
             rows, fr = _even_about(rows, fr, centre[1], self.cell)
-        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend)
-
+        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend, self.padded)
 
     def completed(self, shapes: tuple[tuple[int, int], ...], centre: tuple[float, float],
                   axes: tuple[bool, bool] = (True, True)) -> "AlignedLattice":
