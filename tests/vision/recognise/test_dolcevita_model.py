@@ -4,8 +4,8 @@ reads fresh renders (seeds never used in training) as well as the benchmark meas
 The 30 renders here (seeds 3100000..) are a CI-sized sample; the benchmark
 (``tableref bench --recognition --game dolcevita``, docs/benchmarks.md) reads 300. Issue 5's
 targets (per-card error at most 0.2 %, 95 % of scenes exactly right) are NOT met yet: the
-shipped model measured 7.4 % per-card error (0.9 % misread) on the benchmark's 300 renders, and
-9.7 % (0.74 % misread) on these 30.
+shipped model measured 6.3 % per-card error (0.9 % misread) on the benchmark's 300 renders, and
+7.3 % (0.74 % misread) on these 30.
 So this test guards what was reached against regressions (:data:`MAX_CARD_ERROR`,
 :data:`MAX_MISREAD`) and the targets are tightened to the issue's as models improve.
 """
@@ -18,7 +18,9 @@ from tableref.bench.recognition import _shots, refused_errors, scene_errors
 from tableref.models.card import load_card
 from tableref.vision.classifier import Classifier
 from tableref.vision.recognise.common import RecognitionError
-from tableref.vision.recognise.dolcevita import MODELS_DIR, MODEL_NAME, PREPROCESSING, DolceVitaRecogniser
+from tableref.rules.dolcevita.catalogue import UNKNOWN
+from tableref.vision.recognise.dolcevita import (MODELS_DIR, MODEL_NAME, ONE_EDGE_CONFIDENCE, PREPROCESSING,
+                                                DolceVitaRecogniser)
 from tableref.vision.recognise.dolcevita_labels import LABELS
 
 CARD_PATH = MODELS_DIR / f"{MODEL_NAME}.card.json"
@@ -26,7 +28,7 @@ CARD_PATH = MODELS_DIR / f"{MODEL_NAME}.card.json"
 SEEDS = range(3_100_000, 3_100_030)
 #: What the shipped model reaches, with room for a 30-scene sample (issue 5's targets: 0.002 and
 #: 95 % exact scenes, not met yet).
-MAX_CARD_ERROR, MAX_MISREAD = 0.12, 0.015
+MAX_CARD_ERROR, MAX_MISREAD = 0.10, 0.015
 
 
 def test_shipped_model_matches_its_card():
@@ -59,3 +61,16 @@ def test_recogniser_reads_fresh_renders_as_well_as_measured(readings):
     assert wrong / places <= MAX_CARD_ERROR, f"{wrong} of {places} places wrong: {detail[:5]}"
     assert misread / places <= MAX_MISREAD, f"{misread} of {places} places misread: {detail[:5]}"
 
+
+
+def test_two_markers_along_one_edge_read_only_the_sure_places():
+    # test render 3000018: a hand over the two far markers; the other side of the table is not
+    # measured, so only places read at ONE_EDGE_CONFIDENCE count (it was refused before)
+    shot = next(_shots([3_000_018]))
+    recognition = DolceVitaRecogniser.open().read(shot.image)
+    assert len(recognition.markers_used) == 2
+    known = [it for it in recognition.observation.items if it.label != UNKNOWN]
+    assert known and all(it.confidence >= ONE_EDGE_CONFIDENCE for it in known)
+    errors, places = scene_errors(shot, recognition.observation)
+    assert sum(e.kind == "misread" for e in errors) == 0
+    assert len(errors) <= 0.5 * sum(places.values())
