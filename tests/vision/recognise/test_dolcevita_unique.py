@@ -16,6 +16,11 @@ def reading(where: str, label: str, confidence: float, *alternatives: tuple[str,
     return Reading(where, group, 0, QUAD, label, confidence, ((label, confidence),) + alternatives)
 
 
+def unsure(where: str, *alternatives: tuple[str, float]) -> Reading:
+    """A spot left unknown for want of confidence: its faces kept as alternatives."""
+    return Reading(where, "slot", 0, QUAD, "unknown", 0.0, alternatives)
+
+
 @pytest.mark.parametrize("readings, expected", [
     # different cards: nothing changes
     ([reading("a", "car:100000", 0.9), reading("b", "car:200000", 0.8)], ["car:100000", "car:200000"]),
@@ -32,6 +37,20 @@ def reading(where: str, label: str, confidence: float, *alternatives: tuple[str,
     # empty and unknown are no cards
     ([reading("a", "empty", 0.9), reading("b", "empty", 0.9), reading("c", "unknown", 0.0)],
      ["empty", "empty", "unknown"]),
+    # an unsure spot whose rival face is read elsewhere: 0.5 / (1 - 0.45) = 0.91 is read
+    ([unsure("a", ("car:300000", 0.5), ("car:500000", 0.45)), reading("b", "car:500000", 0.9)],
+     ["car:300000", "car:500000"]),
+    # ... but 0.4 / (1 - 0.45) = 0.73 stays below 0.8: unknown
+    ([unsure("a", ("car:300000", 0.4), ("car:500000", 0.45)), reading("b", "car:500000", 0.9)],
+     ["unknown", "car:500000"]),
+    # nothing ruled out: an unsure spot stays unknown
+    ([unsure("a", ("car:300000", 0.55), ("car:500000", 0.4)), reading("b", "car:600000", 0.9)],
+     ["unknown", "car:600000"]),
+    # two unsure spots wanting the same card: the surer one gets it
+    ([unsure("a", ("car:300000", 0.5), ("car:500000", 0.45)), unsure("c", ("car:300000", 0.55), ("car:500000", 0.4)),
+      reading("b", "car:500000", 0.9)], ["unknown", "car:300000", "car:500000"]),
+    # a spot the structure ruled unknown keeps no faces and stays unknown
+    ([unsure("a"), reading("b", "car:500000", 0.9)], ["unknown", "car:500000"]),
 ])
 def test_each_card_is_read_once(readings, expected):
     out = once_each(readings, MIN_CONFIDENCE)

@@ -1,0 +1,45 @@
+"""How many cards a column or a fan holds, from each place's reading (no model needed)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tableref.vision.recognise.dolcevita import best_count, fan_score
+
+QUAD = np.zeros((4, 2))
+
+
+@pytest.mark.parametrize("cards, expected", [
+    ([0.99, 0.98, 0.02, 0.01], 2),
+    ([0.01, 0.02, 0.01], 0),
+    ([0.99, 0.99, 0.99], 3),
+    # one place read as free inside a row of cards does not end the row
+    ([0.97, 0.3, 0.98, 0.96, 0.02, 0.01], 4),
+    # ... and a first place read as free does not empty a fan of cards
+    ([0.2, 0.99, 0.99, 0.99, 0.99, 0.01, 0.01], 5),
+    # covered places (None) say nothing either way
+    ([0.99, None, None, 0.95, 0.03], 4),
+    ([None, None, None], 0),
+])
+def test_best_count(cards, expected):
+    assert best_count(cards) == expected
+
+
+def place(top: float, card: float, covered: float = 0.0) -> tuple:
+    """A place as the recogniser reads it: (quad, label, confidence, P(card), alternatives, P(covered))."""
+    return QUAD, "car:100000", top, card, (("car:100000", top),), covered
+
+
+def test_fan_score_weighs_each_card_by_its_surest_face_and_the_place_after_by_no_card():
+    places = [place(0.9, 0.95), place(0.5, 0.9), place(0.2, 0.1)]
+    assert fan_score(places, 2) == pytest.approx((math.log(0.9) + math.log(0.5) + math.log(0.9)) / 3)
+    # a fan read at the wrong step reads its faces less surely: the true step scores higher
+    assert fan_score([place(0.99, 0.99), place(0.98, 0.99), place(0.01, 0.01)], 2) > fan_score(places, 2)
+
+
+def test_fan_score_leaves_covered_and_missing_places_out():
+    places = [place(0.9, 0.95), place(0.0, 0.0, covered=0.9), None, place(0.2, 0.02)]
+    assert fan_score(places, 3) == pytest.approx((math.log(0.9) + math.log(0.98)) / 4)
