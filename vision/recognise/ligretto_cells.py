@@ -86,9 +86,17 @@ def _hue_gap(a: np.ndarray, b: float) -> np.ndarray:
     return np.minimum(d, 180.0 - d)
 
 
+#: Calibration takes for a colour only ring pixels within this hue gap (OpenCV hue, 0-180)
+#: of its current estimate: a purple cup or a pink sleeve over a few spaces is no colour of
+#: the board and must not drag red towards it (validation renders 2000129 and 2000252 of
+#: Ligretto: red calibrated to hue 160 and 149, every red space read yellow).
+CALIBRATION_REACH = 20.0
+
+
 def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2) -> dict[str, float]:
     """The board's own hue of each colour: the circular mean hue of the ring pixels nearest
-    to each starting hue (a k-means seeded by ``start``; a colour nobody shows keeps its start)."""
+    to each starting hue and within :data:`CALIBRATION_REACH` of it (a k-means seeded by
+    ``start`` that ignores far hues; a colour nobody shows keeps its start)."""
     ring = hsv[:, RING]
     good = (ring[..., 1] >= COLOUR_SATURATION) & (ring[..., 2] >= COLOUR_VALUE)
     h = ring[..., 0][good].astype(np.float64)
@@ -97,7 +105,8 @@ def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2)
     for _ in range(rounds):
         if not len(h):
             break
-        nearest = np.argmin(np.stack([_hue_gap(h, c) for c in centres]), axis=0)
+        gaps = np.stack([_hue_gap(h, c) for c in centres])
+        nearest = np.where(gaps.min(axis=0) <= CALIBRATION_REACH, np.argmin(gaps, axis=0), -1)
         for k in range(len(names)):
             mine = h[nearest == k]
             if len(mine):

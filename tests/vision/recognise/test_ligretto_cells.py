@@ -1,0 +1,42 @@
+"""The board's own colours: the hue calibration of the space reader (synthetic patches, no model)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tableref.vision.recognise.ligretto_cells import PATCH, calibrate_hues, colours_of, patch_hsv
+
+START = {"red": 179.0, "yellow": 24.0, "green": 67.0, "blue": 104.0}
+
+
+def patches(hues: list[float]) -> np.ndarray:
+    """One plain, strongly coloured patch per OpenCV hue (0-180), as BGR uint8."""
+    hsv = np.zeros((len(hues), PATCH, PATCH, 3), np.uint8)
+    hsv[..., 0] = np.asarray(hues, np.uint8)[:, None, None]
+    hsv[..., 1], hsv[..., 2] = 220, 200
+    return cv2.cvtColor(hsv.reshape(-1, PATCH, 3), cv2.COLOR_HSV2BGR).reshape(hsv.shape)
+
+
+@pytest.mark.parametrize("board, expected", [
+    # a board lit as the references: each colour stays where it is
+    ({"red": 2, "yellow": 24, "green": 66, "blue": 105}, {"red": 2, "yellow": 24, "green": 66, "blue": 105}),
+    # warm light: every hue shifted, and the calibration follows
+    ({"red": 6, "yellow": 30, "green": 60, "blue": 98}, {"red": 6, "yellow": 30, "green": 60, "blue": 98}),
+])
+def test_calibration_follows_the_boards_own_hues(board, expected):
+    hsv = patch_hsv(patches([h for h in board.values() for _ in range(10)]))
+    hues = calibrate_hues(hsv, START)
+    for name, hue in expected.items():
+        assert min(abs(hues[name] - hue), 180 - abs(hues[name] - hue)) < 1.5, (name, hues)
+
+
+def test_a_purple_object_over_spaces_does_not_drag_red_away():
+    # 10 spaces of each colour and 25 spaces under a purple cup (hue 150): red stays red
+    board = [3] * 10 + [24] * 10 + [66] * 10 + [105] * 10
+    hsv = patch_hsv(patches(board + [150] * 25))
+    hues = calibrate_hues(hsv, START)
+    assert min(hues["red"], 180 - hues["red"]) < 4, hues
+    names, _ = colours_of(hsv[:40], hues)
+    assert names == ["red"] * 10 + ["yellow"] * 10 + ["green"] * 10 + ["blue"] * 10
