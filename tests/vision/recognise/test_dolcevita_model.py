@@ -4,8 +4,8 @@ reads fresh renders (seeds never used in training) as well as the benchmark meas
 The 30 renders here (seeds 3100000..) are a CI-sized sample; the benchmark
 (``tableref bench --recognition --game dolcevita``, docs/benchmarks.md) reads 300. Issue 5's
 targets (per-card error at most 0.2 %, 95 % of scenes exactly right) are NOT met yet: the
-shipped model measured 6.3 % per-card error (0.9 % misread) on the benchmark's 300 renders, and
-7.3 % (0.74 % misread) on these 30.
+shipped model measured 5.1 % per-card error (1.0 % misread) on the benchmark's 300 renders, and
+5.3 % (0.85 % misread) on these 30.
 So this test guards what was reached against regressions (:data:`MAX_CARD_ERROR`,
 :data:`MAX_MISREAD`) and the targets are tightened to the issue's as models improve.
 """
@@ -19,8 +19,8 @@ from tableref.models.card import load_card
 from tableref.vision.classifier import Classifier
 from tableref.vision.recognise.common import RecognitionError
 from tableref.rules.dolcevita.catalogue import UNKNOWN
-from tableref.vision.recognise.dolcevita import (MODELS_DIR, MODEL_NAME, ONE_EDGE_CONFIDENCE, PREPROCESSING,
-                                                DolceVitaRecogniser)
+from tableref.vision.recognise.dolcevita import (MIN_DISPLAY_CARDS, MODEL_NAME, MODELS_DIR, ONE_EDGE_CONFIDENCE,
+                                                PREPROCESSING, DolceVitaRecogniser)
 from tableref.vision.recognise.dolcevita_labels import LABELS
 
 CARD_PATH = MODELS_DIR / f"{MODEL_NAME}.card.json"
@@ -28,7 +28,7 @@ CARD_PATH = MODELS_DIR / f"{MODEL_NAME}.card.json"
 SEEDS = range(3_100_000, 3_100_030)
 #: What the shipped model reaches, with room for a 30-scene sample (issue 5's targets: 0.002 and
 #: 95 % exact scenes, not met yet).
-MAX_CARD_ERROR, MAX_MISREAD = 0.10, 0.015
+MAX_CARD_ERROR, MAX_MISREAD = 0.08, 0.015
 
 
 def test_shipped_model_matches_its_card():
@@ -73,4 +73,16 @@ def test_two_markers_along_one_edge_read_only_the_sure_places():
     assert known and all(it.confidence >= ONE_EDGE_CONFIDENCE for it in known)
     errors, places = scene_errors(shot, recognition.observation)
     assert sum(e.kind == "misread" for e in errors) == 0
+    assert len(errors) <= 0.5 * sum(places.values())
+
+
+def test_a_display_mostly_under_two_arms_is_read_not_refused():
+    # test render 3000142: two arms across the display leave 5 of its cards readable (refused
+    # when 7 were asked for); the players' cards and number cards around it are read
+    shot = next(_shots([3_000_142]))
+    recognition = DolceVitaRecogniser.open().read(shot.image)
+    display = [it for it in recognition.observation.items if ":slot:" in it.where and it.label not in (UNKNOWN, "empty")]
+    assert MIN_DISPLAY_CARDS <= len(display) < 7
+    errors, places = scene_errors(shot, recognition.observation)
+    assert sum(e.kind == "misread" for e in errors) <= 0.03 * sum(places.values())
     assert len(errors) <= 0.5 * sum(places.values())
