@@ -241,9 +241,9 @@ class DaLuigiRecogniser:
             return Read("", min(blank)), UNREAD
         dishes = CARD_GROUPS.count(DISH)
         card, cubes = decode_card(np.stack(rows[:dishes]), rows[dishes], rows[dishes + 1], rows[dishes + 2],
-                                  self.cards)
+                                  self.cards, self.min_confidence)
         if card.label is not None and card.confidence < self.min_confidence:
-            return UNREAD, UNREAD
+            card = UNREAD  # the cubes may still be known: cards alike in their dish fields
         return card, cubes
 
     def _pile(self, read: Spots, image, view, gains, pile: str, place: str, p: int) -> Read:

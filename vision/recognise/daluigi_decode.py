@@ -121,6 +121,9 @@ class CardTable:
         Colour index of each dish field (in rules order), -1 where the card has none.
     points, wait, ability : ndarray (cards,) int
         Index of each card's mark among the points, waiting times and abilities.
+    layout : ndarray (cards,) int
+        Which of the catalogue's different rows of dish fields each card has (cards of one
+        layout take their cubes alike, however their marks differ).
     """
 
     ids: tuple[str, ...]
@@ -128,6 +131,7 @@ class CardTable:
     points: np.ndarray
     wait: np.ndarray
     ability: np.ndarray
+    layout: np.ndarray
 
     @classmethod
     def of(cls, deck: Deck) -> CardTable:
@@ -138,9 +142,10 @@ class CardTable:
             colours = [k for k, n in enumerate(card.order) for _ in range(n)]
             dishes[i, :len(colours)] = colours
         cards = [deck.card(cid) for cid in ids]
+        layout = np.unique(dishes, axis=0, return_inverse=True)[1].reshape(-1)
         return cls(ids, dishes, np.array([c.points - POINTS_RANGE[0] for c in cards]),
                    np.array([SEGMENTS.index(c.wait) for c in cards]),
-                   np.array([ABILITIES.index(c.ability) for c in cards]))
+                   np.array([ABILITIES.index(c.ability) for c in cards]), layout)
 
 
 def _log(q: np.ndarray, shown: bool | np.ndarray) -> np.ndarray:
@@ -149,13 +154,16 @@ def _log(q: np.ndarray, shown: bool | np.ndarray) -> np.ndarray:
 
 
 def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability: np.ndarray,
-                table: CardTable) -> tuple[Read, Read]:
+                table: CardTable, min_posterior: float = 0.0) -> tuple[Read, Read]:
     """A guest card's place -> (card id or "" for none, the cubes on its order fields).
 
     A covered spot (``unknown`` at least :data:`UNKNOWN_AT`) counts for no reading. With spots
     covered, the place is read only when at least :data:`MIN_SPOTS_SHOWN` show and the best
-    reading's posterior reaches :data:`COVERED_POSTERIOR`; the cubes are then read only when
-    none of the card's dish fields is covered.
+    reading's posterior reaches :data:`COVERED_POSTERIOR`. The cubes are read for the likeliest
+    row of dish fields (the posterior of every card with that row together: two cards that
+    differ only in a mark the camera cannot tell apart take their cubes alike) when that
+    posterior reaches ``min_posterior`` and none of those fields is covered; their confidence
+    is at most that posterior. The card comes with its own posterior, for the caller to weigh.
 
     Parameters
     ----------
@@ -190,18 +198,19 @@ def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability:
     post = np.exp(every - every.max())
     post /= post.sum()
     best = int(post.argmax())
-    conf = float(post[best])
-    if covered and conf < COVERED_POSTERIOR:
-        return UNREAD, UNREAD
-    if best == 0:
-        return Read("", conf), UNREAD
-    k = best - 1
+    card = Read("" if best == 0 else table.ids[best - 1], float(post[best]))
+    if covered and card.confidence < COVERED_POSTERIOR:
+        card = UNREAD
+    layouts = np.bincount(table.layout, weights=post[1:])
+    if layouts.max() <= post[0] or layouts.max() < min_posterior:  # no card likely enough
+        return card, UNREAD
+    k = int(np.flatnonzero(table.layout == int(layouts.argmax()))[0])  # a card of that layout
     mine = table.dishes[k] >= 0
-    if not dish_shown[mine].all():  # a field of the card covered: its cubes unknown
-        return Read(table.ids[k], conf), UNREAD
+    if not dish_shown[mine].all() or (covered and layouts.max() < COVERED_POSTERIOR):
+        return card, UNREAD  # a field covered: its cubes unknown
     counts = [0] * colours
     for j in np.flatnonzero(mine):
         if cube[j].sum() > field[j, table.dishes[k, j]]:
             counts[int(cube[j].argmax())] += 1
-    cube_conf = min([conf] + [float(max(cube[j].sum(), field[j].sum())) for j in np.flatnonzero(mine)])
-    return Read(table.ids[k], conf), Read(cubes_label(tuple(counts)), cube_conf)
+    cube_conf = min([float(layouts.max())] + [float(max(cube[j].sum(), field[j].sum())) for j in np.flatnonzero(mine)])
+    return card, Read(cubes_label(tuple(counts)), cube_conf)

@@ -117,7 +117,7 @@ def cover(probs, spots: tuple[str | int, ...]):
 # alike. S1's dish fields are its first two.
 @pytest.mark.parametrize("card_id, covered, card_label, cubes_label", [
     ("S1", ("points",), "S1", ""),  # the rest decides it
-    ("S1", ("wait",), None, None),  # S1 or G82: unknown
+    ("S1", ("wait",), None, ""),  # S1 or G82: the card unknown, but both take cubes alike
     ("S1", (0,), "S1", None),  # its own field covered: the card read, its cubes unknown
     ("S1", (3,), "S1", ""),  # a field it does not have covered: the cubes read too
     ("S1", (0, 1, "points"), None, None),  # too little shows
@@ -126,6 +126,21 @@ def cover(probs, spots: tuple[str | int, ...]):
 def test_decode_card_past_covered_spots_only_when_the_rest_decides(card_id, covered, card_label, cubes_label):
     card, cubes = decode_card(*cover(card_probs(card_id), covered), CardTable.of(load_deck()))
     assert (card.label, cubes.label) == (card_label, cubes_label)
+
+
+def test_cubes_are_read_when_the_card_is_one_of_two_alike():
+    # S1's waiting time read as 40 or 10 alike: S1 or G82 (same dish fields), a red cube on its
+    # second field. The card is a coin toss; the cubes are not.
+    dish, points, wait, ability = card_probs("S1", {1: "red"})
+    names = ALLOWED["wait"]
+    wait = np.full(len(names), 0.01)
+    wait[names.index("wait:40")] = wait[names.index("wait:10")] = 0.45
+    table = CardTable.of(load_deck())
+    card, cubes = decode_card(dish, points, wait / wait.sum(), ability, table, min_posterior=0.5)
+    assert card.label in ("S1", "G82") and card.confidence < 0.6
+    assert cubes.label == "red" and cubes.confidence > 0.9
+    # ... unless even the two together are less likely than asked
+    assert decode_card(dish, points, wait / wait.sum(), ability, table, min_posterior=0.9999)[1].label is None
 
 
 def test_labels_cover_every_group():
