@@ -81,7 +81,8 @@ def test_a_display_mostly_under_two_arms_is_read_not_refused():
     # when 7 were asked for); the players' cards and number cards around it are read
     shot = next(_shots([3_000_142]))
     recognition = DolceVitaRecogniser.open().read(shot.image)
-    display = [it for it in recognition.observation.items if ":slot:" in it.where and it.label not in (UNKNOWN, "empty")]
+    display = [it for it in recognition.observation.items
+               if ":slot:" in it.where and it.label not in (UNKNOWN, "empty")]
     assert MIN_DISPLAY_CARDS <= len(display) < 7
     errors, places = scene_errors(shot, recognition.observation)
     assert sum(e.kind == "misread" for e in errors) <= 0.03 * sum(places.values())
