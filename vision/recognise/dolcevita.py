@@ -302,6 +302,9 @@ class DolceVitaRecogniser:
         """Read ``image`` (BGR uint8, H x W x 3) as a Dolce Vita table.
 
         ``view`` is the table already located in this image (:func:`locate_dolcevita`), if any.
+        Located here without a profile by two markers along one edge, the table's other side
+        is unmeasured: of the known sizes that fit, the one under which the display reads
+        most cards is taken (:meth:`_likeliest_size`).
 
         Raises
         ------
@@ -310,10 +313,13 @@ class DolceVitaRecogniser:
             which fewer than :data:`MIN_DISPLAY_CARDS` Dolce Vita cards show in the display.
         """
         z = self.zones
+        located = view is None
         if view is None:
             view = locate_dolcevita(image, profile, z)
-        if not all(spans(view.calibration.layout, view.calibration.markers_used)) \
-                and self.min_confidence < ONE_EDGE_CONFIDENCE:
+        one_edge = not all(spans(view.calibration.layout, view.calibration.markers_used))
+        if one_edge and located and profile is None:
+            view = self._likeliest_size(image, view)
+        if one_edge and self.min_confidence < ONE_EDGE_CONFIDENCE:
             return DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE).read(image, profile, players, view)
         table = view.table_mm
         columns = self._columns(image, view)
@@ -338,6 +344,29 @@ class DolceVitaRecogniser:
                                    "this Dolce Vita, dealt, uncovered, and laid out as the zones describe?")
         return Recognition(Observation(tuple(items)), tuple(readings), players, table,
                            view.calibration.markers_used)
+
+    def _likeliest_size(self, image: np.ndarray, view: TableView) -> TableView:
+        """``view`` or the view of another known table size that agrees with the side its
+        markers measure, whichever reads the most display cards (the layout is centred on
+        the table, so a wrong width moves every column)."""
+        measured = spans(view.calibration.layout, view.calibration.markers_used)
+        best, most = view, self._display_cards(image, view)
+        for size in self.zones.table_mm_choices:
+            if size == view.table_mm or any(size[a] != view.table_mm[a] for a in (0, 1) if measured[a]):
+                continue
+            try:
+                other = locate_table(image, self.zones.marker_mm, None, (size,), two_markers="any")
+            except RecognitionError:
+                continue
+            cards = self._display_cards(image, other)
+            if cards > most:
+                best, most = other, cards
+        return best
+
+    def _display_cards(self, image: np.ndarray, view: TableView) -> int:
+        """How many of the display's slots read as a card under ``view``."""
+        quads = [view.to_image(self.zones.slot_quad(view.table_mm, c, s)) for c in range(COLUMNS) for s in range(SLOTS)]
+        return sum(label not in (EMPTY, UNKNOWN) for label, *_ in self._classify(image, quads, [SLOT] * len(quads)))
 
     def _columns(self, image, view: TableView) -> list[list[Reading]]:
         """The 9 slots of every column (one batch): cards from the bottom up, then empty slots."""
