@@ -202,15 +202,16 @@ def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability:
     if covered and card.confidence < COVERED_POSTERIOR:
         card = UNREAD
     layouts = np.bincount(table.layout, weights=post[1:])
-    if layouts.max() <= post[0] or layouts.max() < min_posterior:  # no card likely enough
+    layout, layout_post = int(layouts.argmax()), float(layouts.max())
+    if layout_post <= post[0] or layout_post < min_posterior:  # no card likely enough
         return card, UNREAD
-    k = int(np.flatnonzero(table.layout == int(layouts.argmax()))[0])  # a card of that layout
+    k = int(np.flatnonzero(table.layout == layout)[0])  # a card of that layout
     mine = table.dishes[k] >= 0
-    if not dish_shown[mine].all() or (covered and layouts.max() < COVERED_POSTERIOR):
+    if not dish_shown[mine].all() or (covered and layout_post < COVERED_POSTERIOR):
         return card, UNREAD  # a field covered: its cubes unknown
     counts = [0] * colours
     for j in np.flatnonzero(mine):
         if cube[j].sum() > field[j, table.dishes[k, j]]:
             counts[int(cube[j].argmax())] += 1
-    cube_conf = min([float(layouts.max())] + [float(max(cube[j].sum(), field[j].sum())) for j in np.flatnonzero(mine)])
+    cube_conf = min([layout_post] + [float(max(cube[j].sum(), field[j].sum())) for j in np.flatnonzero(mine)])
     return card, Read(cubes_label(tuple(counts)), cube_conf)

@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -163,6 +163,25 @@ class Fan:
     quad_mm: Callable[[int, int], np.ndarray]
 
 
+class SpotRead(NamedTuple):
+    """One spot as the classifier reads it (labels restricted to its group's): the label (a
+    card face, ``empty``, or ``unknown`` when covered or below the confidence floor) and its
+    confidence, P(card), the most probable card faces (:data:`ALTERNATIVES`) and P(covered)."""
+
+    quad: np.ndarray
+    label: str
+    confidence: float
+    card: float
+    alternatives: tuple[tuple[str, float], ...]
+    covered: float
+
+
+def card_evidence(reads: list[SpotRead | None]) -> list[float | None]:
+    """Each spot's P(card) for :func:`best_count`; None where it is covered (it tells nothing)
+    or off the play area."""
+    return [r.card if r is not None and r.covered < COVERED else None for r in reads]
+
+
 def once_each(readings: list[Reading], min_confidence: float) -> list[Reading]:
     """``readings`` with no luxury good or number card read twice (each exists once).
 
@@ -217,31 +236,30 @@ def best_count(cards: list[float | None]) -> int:
     return best_n
 
 
-def fan_score(places: list[tuple], n: int) -> float:
+def fan_score(places: list[SpotRead | None], n: int) -> float:
     """Mean log-likelihood per place of ``n`` fanned cards and the free place after them:
     each card place by its likeliest face (a place off the fan's true step reads less sure),
     the place after by P(no card); places read as covered are left out."""
     score = 0.0
     for k, place in enumerate(places):
-        if place is None or place[5] >= COVERED:
+        if place is None or place.covered >= COVERED:
             continue
-        _, _, _, card, alternatives, _ = place
-        p = (alternatives[0][1] if alternatives else 0.0) if k < n else 1.0 - card
+        p = (place.alternatives[0][1] if place.alternatives else 0.0) if k < n else 1.0 - place.card
         score += math.log(max(p, 1e-9))
     return score / max(len(places), 1)
 
 
-def _fan_readings(fan: Fan, places: list[tuple], n: int) -> list[Reading]:
+def _fan_readings(fan: Fan, places: list[SpotRead | None], n: int) -> list[Reading]:
     """The readings of the first ``n`` places of a fan (a place read empty among them is
     unknown: it disagrees with the count)."""
     out = []
     for k, place in enumerate(places[:n]):
         if place is None:
             continue
-        quad, label, conf, _, alternatives, _ = place
+        label, conf, alternatives = place.label, place.confidence, place.alternatives
         if label == EMPTY:
             label, conf, alternatives = UNKNOWN, 0.0, ()
-        out.append(Reading(fan.where, fan.group, k, quad, label, conf, alternatives))
+        out.append(Reading(fan.where, fan.group, k, place.quad, label, conf, alternatives))
     return out
 
 
@@ -275,14 +293,13 @@ class DolceVitaRecogniser:
 
     # --- classification of spots -------------------------------------------------------
 
-    def _classify(self, image: np.ndarray, quads: list[np.ndarray], groups: list[str]) -> list[tuple]:
-        """(label, confidence, P(card), alternatives, P(covered)) per spot, the labels
-        restricted to each group's; a label below the confidence floor is unknown."""
+    def _classify(self, image: np.ndarray, quads: list[np.ndarray], groups: list[str]) -> list[SpotRead]:
+        """Each spot (image quad) read with the labels of its group allowed."""
         if not quads:
             return []
         probs = self.classifier.classify(image, quads).probabilities
         out = []
-        for row, group in zip(probs, groups):
+        for quad, row, group in zip(quads, probs, groups):
             allowed = [self._index[label] for label in ALLOWED[group]]
             p = row[allowed] / max(float(row[allowed].sum()), 1e-12)
             best = int(np.argmax(p))
@@ -292,7 +309,7 @@ class DolceVitaRecogniser:
             alternatives = tuple((ALLOWED[group][i], float(p[i])) for i in top)
             if label == UNKNOWN or conf < self.min_confidence:
                 label, conf = UNKNOWN, 0.0
-            out.append((label, conf, card, alternatives, float(p[-1])))
+            out.append(SpotRead(quad, label, conf, card, alternatives, float(p[-1])))
         return out
 
     # --- reading -------------------------------------------------------------------------
@@ -363,24 +380,28 @@ class DolceVitaRecogniser:
                 best, most = other, cards
         return best
 
+    def _slots(self, image: np.ndarray, view: TableView) -> list[SpotRead]:
+        """Every slot of the display read (one batch), column by column from the bottom."""
+        quads = [view.to_image(self.zones.slot_quad(view.table_mm, c, s)) for c in range(COLUMNS) for s in range(SLOTS)]
+        return self._classify(image, quads, [SLOT] * len(quads))
+
     def _display_cards(self, image: np.ndarray, view: TableView) -> int:
         """How many of the display's slots read as a card under ``view``."""
-        quads = [view.to_image(self.zones.slot_quad(view.table_mm, c, s)) for c in range(COLUMNS) for s in range(SLOTS)]
-        return sum(label not in (EMPTY, UNKNOWN) for label, *_ in self._classify(image, quads, [SLOT] * len(quads)))
+        return sum(r.label not in (EMPTY, UNKNOWN) for r in self._slots(image, view))
 
     def _columns(self, image, view: TableView) -> list[list[Reading]]:
-        """The 9 slots of every column (one batch): cards from the bottom up, then empty slots."""
-        quads = [view.to_image(self.zones.slot_quad(view.table_mm, c, s)) for c in range(COLUMNS) for s in range(SLOTS)]
-        every = self._classify(image, quads, [SLOT] * len(quads))
+        """The 9 slots of every column: cards from the bottom up, then empty slots."""
+        every = self._slots(image, view)
         columns = []
         for c in range(COLUMNS):
             read = every[c * SLOTS:(c + 1) * SLOTS]
-            best_n = best_count([card if covered < COVERED else None for _, _, card, _, covered in read])
+            best_n = best_count(card_evidence(read))
             out = []
-            for s, (label, conf, _, alternatives, _) in enumerate(read):
+            for s, r in enumerate(read):
+                label, conf, alternatives = r.label, r.confidence, r.alternatives
                 if label != UNKNOWN and (label == EMPTY) != (s >= best_n):
                     label, conf, alternatives = UNKNOWN, 0.0, ()  # the slot disagrees with its column: do not guess
-                out.append(Reading(f"column:{c}:slot:{s}", SLOT, s, quads[c * SLOTS + s], label, conf, alternatives))
+                out.append(Reading(f"column:{c}:slot:{s}", SLOT, s, r.quad, label, conf, alternatives))
             columns.append(out)
         return columns
 
@@ -395,7 +416,7 @@ class DolceVitaRecogniser:
         longer = []
         for i, places in enumerate(first):
             fixed = z.fixed_count(fans[i].group)
-            n = min(best_count([p[3] if p is not None and p[5] < COVERED else None for p in places]), fixed)
+            n = min(best_count(card_evidence(places)), fixed)
             out.append(_fan_readings(fans[i], places, n))
             if n == fixed:
                 longer.append(i)
@@ -406,18 +427,20 @@ class DolceVitaRecogniser:
             fixed = z.fixed_count(fans[i].group)
             best, best_score = out[i], fan_score(first[i], fixed)
             for (fan, n), places in zip(jobs, tries):
-                if fan is fans[i] and fan_score(places, n) > best_score:
-                    best, best_score = _fan_readings(fan, places, n), fan_score(places, n)
+                if fan is not fans[i]:
+                    continue
+                score = fan_score(places, n)
+                if score > best_score:
+                    best, best_score = _fan_readings(fan, places, n), score
             out[i] = best
         return out
 
-    def _places(self, image, view: TableView, jobs: list[tuple[Fan, int]]) -> list[list[tuple | None]]:
+    def _places(self, image, view: TableView, jobs: list[tuple[Fan, int]]) -> list[list[SpotRead | None]]:
         """Read each (fan, n) as ``n`` cards and the place after them, in one batch: per job,
-        (quad, label, confidence, P(card), alternatives, P(covered)) of each of its n + 1
-        places, None for a place off the play area."""
+        each of its n + 1 places read, None for a place off the play area."""
         table = view.table_mm
         spots, quads, groups = [], [], []
-        results: list[list[tuple | None]] = []
+        results: list[list[SpotRead | None]] = []
         for j, (fan, n) in enumerate(jobs):
             results.append([None] * (n + 1))
             for k in range(n + 1):
@@ -426,8 +449,8 @@ class DolceVitaRecogniser:
                     spots.append((j, k))
                     quads.append(view.to_image(q))
                     groups.append(fan.group)
-        for (j, k), quad, read in zip(spots, quads, self._classify(image, quads, groups)):
-            results[j][k] = (quad, *read)
+        for (j, k), read in zip(spots, self._classify(image, quads, groups)):
+            results[j][k] = read
         return results
 
     def _players(self, image, view: TableView, unders: list[list[Reading]]) -> int:
@@ -444,8 +467,8 @@ class DolceVitaRecogniser:
                     quads.append(view.to_image(q))
                     groups.append(group)
                     owners.append(seat.side)
-        used = {owner for owner, (label, _, card, _, _) in zip(owners, self._classify(image, quads, groups))
-                if label != UNKNOWN and card >= SEAT_USED}
+        used = {owner for owner, r in zip(owners, self._classify(image, quads, groups))
+                if r.label != UNKNOWN and r.card >= SEAT_USED}
         colours = [parse_number(r.label)[0] + 1 for rs in unders for r in rs if parse_number(r.label) is not None]
         needed = max(colours, default=0)
         options = sorted(int(n) for n in z.seating)

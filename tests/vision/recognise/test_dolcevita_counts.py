@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from tableref.vision.recognise.dolcevita import best_count, fan_score
+from tableref.vision.recognise.dolcevita import SpotRead, best_count, fan_score
 
 QUAD = np.zeros((4, 2))
 
@@ -28,9 +28,9 @@ def test_best_count(cards, expected):
     assert best_count(cards) == expected
 
 
-def place(top: float, card: float, covered: float = 0.0) -> tuple:
-    """A place as the recogniser reads it: (quad, label, confidence, P(card), alternatives, P(covered))."""
-    return QUAD, "car:100000", top, card, (("car:100000", top),), covered
+def place(top: float, card: float, covered: float = 0.0) -> SpotRead:
+    """A place as the recogniser reads it: its surest face ``top`` probable, P(card), P(covered)."""
+    return SpotRead(QUAD, "car:100000", top, card, (("car:100000", top),), covered)
 
 
 def test_fan_score_weighs_each_card_by_its_surest_face_and_the_place_after_by_no_card():
