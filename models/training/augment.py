@@ -63,54 +63,64 @@ class Augmentation:
 NONE = Augmentation(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
+def jitter_quads(quads: np.ndarray, angle_deg, shift_xy, scale) -> np.ndarray:
+    """Turn each quad of ``quads`` (N, 4, 2) by its ``angle_deg`` (N,) about its centre, scale it
+    by ``1 + scale`` (N,), and move it by ``shift_xy`` (N, 2) pixels. Returns (N, 4, 2) float64."""
+    q = np.asarray(quads, dtype=np.float64)
+    t = np.radians(np.asarray(angle_deg, dtype=np.float64))
+    k = 1.0 + np.asarray(scale, dtype=np.float64)
+    cos, sin = np.cos(t) * k, np.sin(t) * k
+    centre = q.mean(axis=1, keepdims=True)
+    d = q - centre
+    x = d[..., 0] * cos[:, None] - d[..., 1] * sin[:, None]
+    y = d[..., 0] * sin[:, None] + d[..., 1] * cos[:, None]
+    return np.stack([x, y], axis=-1) + centre + np.asarray(shift_xy, dtype=np.float64)[:, None, :]
+
+
 def jitter_quad(quad: np.ndarray, angle_deg: float, shift_xy: tuple[float, float], scale: float) -> np.ndarray:
-    """Turn ``quad`` (4, 2) by ``angle_deg`` about its centre, scale it by ``1 + scale``, and
-    move it by ``shift_xy`` pixels. Returns a new (4, 2) float64 quad."""
-    q = np.asarray(quad, dtype=np.float64)
-    centre = q.mean(axis=0)
-    t = math.radians(angle_deg)
-    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]]) * (1.0 + scale)
-    return (q - centre) @ rot.T + centre + np.asarray(shift_xy, dtype=np.float64)
+    """One quad (4, 2) through :func:`jitter_quads`."""
+    return jitter_quads(np.asarray(quad)[None], [angle_deg], [shift_xy], [scale])[0]
 
 
-def colour_temperature(patch: np.ndarray, shift: float) -> np.ndarray:
-    """Warm (``shift`` > 0) or cool (< 0) a BGR uint8 patch by scaling red and blue."""
-    gains = np.array([1.0 - TEMPERATURE_GAIN * shift, 1.0, 1.0 + TEMPERATURE_GAIN * shift], np.float32)
-    return np.clip(patch.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+def photometric(patches: np.ndarray, temperature, gain, blur_sigma, noise_std,
+                rng: np.random.Generator | None = None) -> np.ndarray:
+    """Change each patch of ``patches`` (N, h, w, 3) uint8 BGR by its own amounts (each (N,)).
+
+    ``temperature`` warms (> 0: red gain up by :data:`TEMPERATURE_GAIN` per unit, blue down) or
+    cools; ``gain`` multiplies the brightness; ``blur_sigma`` is a Gaussian blur in pixels (0:
+    none); ``noise_std`` adds Gaussian noise of that many 8-bit levels (drawn from ``rng``,
+    needed when any is above 0). One float32 pass for the whole batch, one rounding at the end.
+    """
+    out = np.asarray(patches).astype(np.float32)
+    shift = np.asarray(temperature, dtype=np.float32)[:, None]
+    gains = (1.0 + TEMPERATURE_GAIN * shift * np.array([-1.0, 0.0, 1.0], np.float32))
+    gains = gains * np.asarray(gain, dtype=np.float32)[:, None]
+    out *= gains[:, None, None, :]
+    np.clip(out, 0, 255, out=out)
+    for i, sigma in enumerate(np.asarray(blur_sigma, dtype=np.float64)):
+        if sigma > 0:
+            out[i] = cv2.GaussianBlur(out[i], (0, 0), sigmaX=float(sigma), borderType=cv2.BORDER_REPLICATE)
+    std = np.asarray(noise_std, dtype=np.float32)
+    if np.any(std > 0):
+        if rng is None:
+            raise TrainingError("noise needs a seeded random generator")
+        out += rng.standard_normal(out.shape, dtype=np.float32) * std[:, None, None, None]
+    return np.rint(np.clip(out, 0, 255, out=out)).astype(np.uint8)
 
 
-def brightness(patch: np.ndarray, factor: float) -> np.ndarray:
-    """Multiply a uint8 patch by ``factor`` (> 0), clipping to 0..255."""
-    return np.clip(patch.astype(np.float32) * factor, 0, 255).astype(np.uint8)
+def random_quads(quads: np.ndarray, aug: Augmentation, rng: np.random.Generator) -> np.ndarray:
+    """``quads`` (N, 4, 2), each with a random turn, shift and scale within ``aug``'s ranges."""
+    q = np.asarray(quads, dtype=np.float64)
+    n = len(q)
+    side = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2).mean(axis=1)
+    shift = rng.uniform(-aug.shift, aug.shift, size=(n, 2)) * side[:, None]
+    return jitter_quads(q, rng.uniform(-aug.rotation_deg, aug.rotation_deg, n), shift,
+                        rng.uniform(-aug.scale, aug.scale, n))
 
 
-def blur(patch: np.ndarray, sigma: float) -> np.ndarray:
-    """Gaussian blur with ``sigma`` pixels (0 leaves the patch unchanged)."""
-    if sigma <= 0:
-        return patch
-    return cv2.GaussianBlur(patch, (0, 0), sigmaX=sigma, borderType=cv2.BORDER_REPLICATE)
-
-
-def noise(patch: np.ndarray, std: float, rng: np.random.Generator) -> np.ndarray:
-    """Add Gaussian noise of ``std`` 8-bit levels."""
-    if std <= 0:
-        return patch
-    noisy = patch.astype(np.float32) + rng.normal(0.0, std, patch.shape).astype(np.float32)
-    return np.clip(noisy, 0, 255).astype(np.uint8)
-
-
-def random_quad(quad: np.ndarray, aug: Augmentation, rng: np.random.Generator) -> np.ndarray:
-    """``quad`` with a random turn, shift and scale within ``aug``'s ranges."""
-    q = np.asarray(quad, dtype=np.float64)
-    side = float(np.mean(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)))
-    shift = rng.uniform(-aug.shift, aug.shift, size=2) * side
-    return jitter_quad(q, rng.uniform(-aug.rotation_deg, aug.rotation_deg), tuple(shift),
-                       rng.uniform(-aug.scale, aug.scale))
-
-
-def random_photometric(patch: np.ndarray, aug: Augmentation, rng: np.random.Generator) -> np.ndarray:
-    """``patch`` (h, w, 3) uint8 BGR with random temperature, brightness, blur and noise."""
-    out = colour_temperature(patch, rng.uniform(-aug.temperature, aug.temperature))
-    out = brightness(out, 1.0 + rng.uniform(-aug.brightness, aug.brightness))
-    out = blur(out, rng.uniform(0.0, aug.blur_sigma))
-    return noise(out, rng.uniform(0.0, aug.noise_std), rng)
+def random_photometric(patches: np.ndarray, aug: Augmentation, rng: np.random.Generator) -> np.ndarray:
+    """``patches`` (N, h, w, 3) uint8 BGR, each with a random temperature, brightness, blur and noise."""
+    n = len(patches)
+    return photometric(patches, rng.uniform(-aug.temperature, aug.temperature, n),
+                       1.0 + rng.uniform(-aug.brightness, aug.brightness, n),
+                       rng.uniform(0.0, aug.blur_sigma, n), rng.uniform(0.0, aug.noise_std, n), rng)

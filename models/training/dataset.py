@@ -17,7 +17,7 @@ from ...vision.crop import Region, as_quad, crop_patches, to_tensor
 from ...vision.frame import check_bgr_image
 from ..card import Preprocessing
 from . import TrainingError
-from .augment import NONE, Augmentation, random_photometric, random_quad
+from .augment import NONE, Augmentation, random_photometric, random_quads
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,8 +92,13 @@ def make_inputs(samples: Sequence[Sample], prep: Preprocessing, aug: Augmentatio
         raise TrainingError("augmentation needs a seeded random generator")
     h, w = prep.input_size
     patches = np.empty((len(samples), h, w, 3), dtype=np.uint8)
-    for i, s in enumerate(samples):
-        quad: Region = s.quad if aug == NONE else random_quad(s.quad, aug, rng)
-        patch = crop_patches(s.image, [quad], prep, s.px_per_mm)[0]
-        patches[i] = patch if aug == NONE else random_photometric(patch, aug, rng)
+    if not samples:
+        return to_tensor(patches, prep)
+    quads: Sequence[Region] = [s.quad for s in samples]
+    if aug != NONE:
+        quads = random_quads(np.stack(quads), aug, rng)
+    for i, (s, quad) in enumerate(zip(samples, quads)):
+        patches[i] = crop_patches(s.image, [quad], prep, s.px_per_mm)[0]
+    if aug != NONE:
+        patches = random_photometric(patches, aug, rng)
     return to_tensor(patches, prep)

@@ -22,20 +22,41 @@ def patch() -> np.ndarray:
     return np.random.default_rng(RNG_SEED).integers(40, 200, (16, 12, 3), dtype=np.uint8)
 
 
-@pytest.mark.parametrize("change, check", [
-    (lambda p: A.colour_temperature(p, 1.0), lambda p, q: q[..., 2].mean() > p[..., 2].mean() > q[..., 0].mean() - 80),
-    (lambda p: A.colour_temperature(p, 0.0), lambda p, q: np.array_equal(p, q)),
-    (lambda p: A.brightness(p, 1.2), lambda p, q: q.mean() > p.mean()),
-    (lambda p: A.brightness(p, 0.5), lambda p, q: abs(q.mean() - p.mean() / 2) < 1),
-    (lambda p: A.blur(p, 1.5), lambda p, q: q.std() < p.std()),
-    (lambda p: A.blur(p, 0.0), lambda p, q: np.array_equal(p, q)),
-    (lambda p: A.noise(p, 10.0, np.random.default_rng(0)), lambda p, q: 5 < np.abs(q.astype(int) - p).mean() < 12),
+def change(p, temperature=0.0, gain=1.0, sigma=0.0, std=0.0):
+    """``p`` through the batch photometric change as a batch of one."""
+    return A.photometric(p[None], [temperature], [gain], [sigma], [std], np.random.default_rng(0))[0]
+
+
+@pytest.mark.parametrize("amounts, check", [
+    (dict(temperature=1.0), lambda p, q: q[..., 2].mean() > p[..., 2].mean() > q[..., 0].mean() - 80),
+    (dict(temperature=-1.0), lambda p, q: q[..., 0].mean() > p[..., 0].mean() and q[..., 2].mean() < p[..., 2].mean()),
+    (dict(), lambda p, q: np.array_equal(p, q)),
+    (dict(gain=1.2), lambda p, q: q.mean() > p.mean()),
+    (dict(gain=0.5), lambda p, q: abs(q.mean() - p.mean() / 2) < 1),
+    (dict(sigma=1.5), lambda p, q: q.std() < p.std()),
+    (dict(std=10.0), lambda p, q: 5 < np.abs(q.astype(int) - p).mean() < 12),
 ])
-def test_photometric_hooks(change, check):
+def test_photometric_changes(amounts, check):
     p = patch()
-    q = change(p)
+    q = change(p, **amounts)
     assert q.dtype == np.uint8 and q.shape == p.shape
     assert check(p, q)
+
+
+def test_photometric_changes_each_patch_by_its_own_amounts():
+    p = np.stack([patch(), patch()])
+    q = A.photometric(p, [0.0, 0.0], [1.0, 0.5], [0.0, 0.0], [0.0, 0.0])
+    assert np.array_equal(q[0], p[0]) and q[1].mean() < 0.6 * p[1].mean()
+
+
+def test_random_changes_are_seeded_and_within_range():
+    aug = A.Augmentation(temperature=0.3, brightness=0.25, blur_sigma=1.0, noise_std=6.0)
+    p = np.stack([patch()] * 8)
+    first, again = (A.random_photometric(p, aug, np.random.default_rng(3)) for _ in range(2))
+    assert np.array_equal(first, again) and not np.array_equal(first, p)
+    quads = np.array([[[0, 0], [2, 0], [2, 2], [0, 2]]] * 8, float)
+    moved = A.random_quads(quads, A.Augmentation(rotation_deg=0, shift=0.1, scale=0), np.random.default_rng(3))
+    assert np.all(np.abs(moved - quads) <= 0.1 * 2 + 1e-9) and not np.allclose(moved, quads)
 
 
 @pytest.mark.parametrize("angle, shift, scale, expected", [
