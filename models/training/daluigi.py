@@ -214,7 +214,7 @@ RECIPE = register(Recipe(
                  f"{TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set"),
     augmentation=Augmentation(temperature=0.4, brightness=0.3, blur_sigma=0.7, noise_std=5.0,
                               rotation_deg=6.0, shift=0.1, scale=0.08),
-    settings={"epochs": 12, "batch_size": 256, "learning_rate": 4e-3},
+    settings={"epochs": 20, "batch_size": 256, "learning_rate": 4e-3},
     train_seed=TRAIN_SEED,
     val_seed=VAL_SEED,
     widths=(40, 80, 128),
