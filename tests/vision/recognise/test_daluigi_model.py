@@ -27,9 +27,11 @@ CI_SEED, CI_SCENES = 3_100_000, 20
 #: The issue's targets (%), not met yet (see the module docstring).
 TARGETS = {"cube detection recall": 99.5, "cube detection precision": 99.5, "cube colour error": 0.1,
            "guest card error": 0.2, "scenes read exactly right": 95.0}
-#: What the shipped model must keep on these renders (%): measured 85.6, 99.1, 1.8, 21.8 with
-#: the 24 x 24 px model (the 16 x 16 px model before it: 84.2, 98.6, 3.3, 21.8).
-RECALL, PRECISION, COLOUR_ERROR, CARD_ERROR = 82.0, 98.0, 3.0, 25.0
+#: What the shipped model must keep on these renders (%): measured 86.2, 97.8, 2.3, 20.0 with
+#: the 24 x 24 px model trained for 20 epochs, which finds more cubes and sees a few where there
+#: are none (the same recipe for 12 epochs: 85.6, 99.1, 1.8, 21.8; the 16 x 16 px model before
+#: it: 84.2, 98.6, 3.3, 21.8; on the benchmark's 300 renders docs/daluigi-recognition.md).
+RECALL, PRECISION, COLOUR_ERROR, CARD_ERROR = 82.0, 96.5, 3.0, 25.0
 
 
 @pytest.fixture(scope="module")
