@@ -73,7 +73,7 @@ def test_two_markers_along_one_edge_read_only_the_sure_places():
     assert known and all(it.confidence >= ONE_EDGE_CONFIDENCE for it in known)
     errors, places = scene_errors(shot, recognition.observation)
     # the sure places still include a few read off a shifted slot: over the 6 such test renders
-    # 6 of 575 places misread with the shipped model (5 with the 540-render model; 3 here, 0)
+    # 6 of 575 places misread with the shipped model (5 with the 540-render model; here 3 and 0)
     assert sum(e.kind == "misread" for e in errors) <= 0.05 * sum(places.values())
     assert len(errors) <= 0.5 * sum(places.values())
 
