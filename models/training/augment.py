@@ -77,11 +77,6 @@ def jitter_quads(quads: np.ndarray, angle_deg, shift_xy, scale) -> np.ndarray:
     return np.stack([x, y], axis=-1) + centre + np.asarray(shift_xy, dtype=np.float64)[:, None, :]
 
 
-def jitter_quad(quad: np.ndarray, angle_deg: float, shift_xy: tuple[float, float], scale: float) -> np.ndarray:
-    """One quad (4, 2) through :func:`jitter_quads`."""
-    return jitter_quads(np.asarray(quad)[None], [angle_deg], [shift_xy], [scale])[0]
-
-
 def photometric(patches: np.ndarray, temperature, gain, blur_sigma, noise_std,
                 rng: np.random.Generator | None = None) -> np.ndarray:
     """Change each patch of ``patches`` (N, h, w, 3) uint8 BGR by its own amounts (each (N,)).

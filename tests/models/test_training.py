@@ -59,15 +59,24 @@ def test_random_changes_are_seeded_and_within_range():
     assert np.all(np.abs(moved - quads) <= 0.1 * 2 + 1e-9) and not np.allclose(moved, quads)
 
 
-@pytest.mark.parametrize("angle, shift, scale, expected", [
+JITTERS = [  # (angle, shift, scale) -> the square (0, 0)-(2, 2) moved
     (0, (0, 0), 0, [[0, 0], [2, 0], [2, 2], [0, 2]]),
     (0, (1, -1), 0, [[1, -1], [3, -1], [3, 1], [1, 1]]),
     (90, (0, 0), 0, [[2, 0], [2, 2], [0, 2], [0, 0]]),
     (0, (0, 0), 0.5, [[-0.5, -0.5], [2.5, -0.5], [2.5, 2.5], [-0.5, 2.5]]),
-])
-def test_jitter_quad(angle, shift, scale, expected):
-    quad = np.array([[0, 0], [2, 0], [2, 2], [0, 2]], float)
-    np.testing.assert_allclose(A.jitter_quad(quad, angle, shift, scale), expected, atol=1e-9)
+]
+SQUARE = np.array([[0, 0], [2, 0], [2, 2], [0, 2]], float)
+
+
+@pytest.mark.parametrize("angle, shift, scale, expected", JITTERS)
+def test_jitter_quads(angle, shift, scale, expected):
+    np.testing.assert_allclose(A.jitter_quads(SQUARE[None], [angle], [shift], [scale])[0], expected, atol=1e-9)
+
+
+def test_jitter_quads_moves_each_quad_by_its_own_amounts():
+    angles, shifts, scales, expected = zip(*JITTERS)
+    moved = A.jitter_quads(np.stack([SQUARE] * len(JITTERS)), angles, shifts, scales)
+    np.testing.assert_allclose(moved, expected, atol=1e-9)
 
 
 def test_augmentation_settings_are_checked():
