@@ -11,6 +11,8 @@ Tables::
     events(game_id, seq, kind, at, player, summary, data, state, snapshot)
 
 ``players``, ``options``, ``data`` and the states are JSON text; ``snapshot`` a JPEG blob.
+``seed`` is NULL for a game whose setup the camera reads from the table (layout 2; layout 1
+required a seed and is upgraded in place when opened).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from .input import InputError
 log = logging.getLogger(__name__)
 
 #: Version of the table layout, kept in SQLite's ``user_version``.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Seconds a connection waits for a lock held by another process before failing.
 BUSY_TIMEOUT_S = 5.0
 #: Game ids: letters, digits and dashes (they appear in URLs and file names).
@@ -42,17 +44,18 @@ STATUSES = ("playing", "over", "stopped")
 #: The log file used when none is named (in the current folder).
 DEFAULT_LOG = "tableref-games.sqlite"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
+_GAMES_COLUMNS = """(
     id TEXT PRIMARY KEY,
     game TEXT NOT NULL,
     players TEXT NOT NULL,
     options TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed INTEGER,
     created REAL NOT NULL,
     status TEXT NOT NULL,
     initial_state TEXT NOT NULL
-);
+)"""
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS games {_GAMES_COLUMNS};
 CREATE TABLE IF NOT EXISTS events (
     game_id TEXT NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
@@ -108,7 +111,7 @@ class GameRecord:
     game: str
     players: tuple[PlayerInfo, ...]
     options: dict
-    seed: int
+    seed: int | None  # None: the setup is read from the table
     created: float
     status: str
     initial_state: dict
@@ -159,8 +162,28 @@ class GameLog:
         if version > SCHEMA_VERSION:
             raise LogError(f"game log {str(self.path)!r} was written by a newer tableref (layout {version}, "
                            f"this one reads {SCHEMA_VERSION})")
+        if version == 1:
+            self._upgrade_from_1()
         db.executescript(_SCHEMA)
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _upgrade_from_1(self) -> None:
+        """Layout 1 to 2: ``games.seed`` may be NULL. SQLite cannot drop a NOT NULL, so the table
+        is copied into a new one in one transaction (SQLite's documented way, foreign keys off)."""
+        db = self._db
+        db.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with self._transaction():
+                if db.execute("PRAGMA user_version").fetchone()[0] != 1:
+                    return  # another process upgraded it meanwhile
+                db.execute(f"CREATE TABLE games_layout2 {_GAMES_COLUMNS}")
+                db.execute("INSERT INTO games_layout2 SELECT * FROM games")
+                db.execute("DROP TABLE games")
+                db.execute("ALTER TABLE games_layout2 RENAME TO games")
+                db.execute("PRAGMA user_version=2")
+        finally:
+            db.execute("PRAGMA foreign_keys=ON")
+        log.info("game log %s upgraded to layout 2", self.path)
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -185,10 +208,12 @@ class GameLog:
 
     # ------------------------------------------------------------------ games
     def create_game(self, game: str, players: list[PlayerInfo] | tuple[PlayerInfo, ...], options: dict,
-                    seed: int, initial_state: dict) -> GameRecord:
-        """Add a game in play and commit it; return its record."""
+                    seed: int | None, initial_state: dict) -> GameRecord:
+        """Add a game in play and commit it; return its record (``seed`` None: the setup is read
+        from the table)."""
         now = time.time()
-        record = GameRecord(new_game_id(now), game, tuple(players), dict(options), int(seed), now, "playing",
+        record = GameRecord(new_game_id(now), game, tuple(players), dict(options), None if seed is None else int(seed),
+                            now, "playing",
                             initial_state)
         with self._lock, self._transaction():
             self._db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -279,7 +304,7 @@ class GameLog:
 
 def _game_from_row(row: sqlite3.Row) -> GameRecord:
     return GameRecord(row["id"], row["game"], tuple(PlayerInfo.from_json(p) for p in json.loads(row["players"])),
-                      json.loads(row["options"]), int(row["seed"]), float(row["created"]), row["status"],
+                      json.loads(row["options"]), None if row["seed"] is None else int(row["seed"]), float(row["created"]), row["status"],
                       json.loads(row["initial_state"]))
 
 

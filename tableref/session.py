@@ -11,7 +11,6 @@ dashboard shows comes from :meth:`Session.view` and the log; news reaches it thr
 from __future__ import annotations
 
 import logging
-import random
 import threading
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -129,16 +128,18 @@ class Session:
     # ------------------------------------------------------------------ games
     def start_game(self, name: str, players: Sequence[PlayerInfo], options: dict | None = None,
                    seed: int | None = None) -> GameRecord:
-        """Start a new game; raise NoRecogniser when the game cannot be recognised yet."""
+        """Start a new game; raise NoRecogniser when the game cannot be recognised yet.
+
+        Without ``seed`` the setup's chance (Dolce Vita's display, Da Luigi's start cards and
+        dice) is what the camera sees on the table: the game waits for it. With a seed the rules
+        draw it, for a table laid out from the same seed (a replay, a scripted source)."""
         if name not in GAMES:
             raise SessionError(f"unknown game {name!r}; choose one of {', '.join(sorted(GAMES))}")
         rules = rules_of(name)
         if not rules.MIN_PLAYERS <= len(players) <= rules.MAX_PLAYERS:
             raise SessionError(f"{name} is played by {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} players, "
                                f"not {len(players)}")
-        if seed is None:
-            seed = random.SystemRandom().randrange(MAX_SEED)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
             raise SessionError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
         recogniser = recogniser_for(name)
         state = rules.new_game(len(players), options, seed)

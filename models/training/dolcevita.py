@@ -150,7 +150,7 @@ RECIPE = register(Recipe(
     labels=LABELS,
     preprocessing=PREPROCESSING,
     build=build,
-    samples=59_400,
+    samples=83_160,
     val_fraction=VAL_RATIO,
     measured_on=(f"spots of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
                  f"{TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set"),
@@ -159,7 +159,7 @@ RECIPE = register(Recipe(
     settings={"epochs": 14, "batch_size": 128, "learning_rate": 3e-3},
     train_seed=TRAIN_SEED,
     val_seed=VAL_SEED,
-    widths=(24, 48, 96, 128),
+    widths=(16, 32, 96, 128),
     pool_grid=2,
     split=split_by_render,
 ))

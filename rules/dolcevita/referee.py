@@ -71,10 +71,27 @@ def referee(state: State, observation: Observation) -> Verdict:
         return Verdict(explanations=ranked, violations=(), state=ranked[0].state, note=note)
     assert best is not None
     _, node, moves, diffs = best
+    dealt = _deal_misreads(state, diffs)
+    if dealt is not None:
+        return Verdict(explanations=(Explanation(moves, node, cost(diffs)),), violations=(), state=node,
+                       note=f"{len(moves)} move(s) explain what was seen; dealt cards taken as misread: " + ", ".join(
+                           f"{d.where} shows {d.seen} where {d.expected} was dealt" for d in dealt))
     broken, after = _diagnose(node, moves, seen, diffs)
     return Verdict(explanations=(), violations=tuple(broken), state=after,
                    note=f"no legal sequence explains what was seen; {len(moves)} legal move(s) before the "
                         f"first disagreement")
+
+
+def _deal_misreads(state: State, diffs: list[Disagreement]) -> list[Disagreement] | None:
+    """The sure disagreements left after a deal seen from ``state``, when they all lie in slots
+    dealt in this observation; None otherwise.  The deal is chance, no player's move: a dealt card
+    read as another one already dealt, or as a gap with cards beyond it, is the camera's misread
+    (the card there is one the display does not show elsewhere), never a rule broken."""
+    if state.phase != DEAL:
+        return None
+    dealt = {slot_where(c, s) for c in range(COLUMNS) for s in range(len(state.columns[c]), SLOTS)}
+    sure = [d for d in diffs if d.confidence >= MISREAD_LIMIT]
+    return sure if all(d.where in dealt for d in sure) else None
 
 
 def _places_of(known: dict[str, list[str]]) -> dict[str, set[str]]:
@@ -128,16 +145,29 @@ def _candidates(state: State, seen: dict[str, list[Item]]) -> list[Move]:
     return []
 
 
+def _sure_labels(seen: dict[str, list[Item]], where: str) -> list[str]:
+    return [i.label for i in seen.get(where, []) if i.label != UNKNOWN and i.confidence >= MISREAD_LIMIT]
+
+
 def _deal_candidates(state: State, seen: dict[str, list[Item]]) -> list[Move]:
+    """'The luxury cards are shuffled and laid out face up in a grid of 7 rows of 9 cards each.'
+    The card seen in the next slot; a gap seen there ends the deal unless cards are seen in later
+    slots (then the gap, like an unreadable card or one already dealt, is a misread)."""
     column, slot = next_slot(state)
-    items = seen.get(slot_where(column, slot), [])
-    labels = [i.label for i in items if i.label != UNKNOWN and i.confidence >= MISREAD_LIMIT]
-    if EMPTY in labels:
+    order = [slot_where(c, s) for c in range(COLUMNS) for s in range(SLOTS)]
+    later = order[order.index(slot_where(column, slot)):]
+    labels = _sure_labels(seen, later[0])
+    if EMPTY in labels and not any(set(_sure_labels(seen, w)) - {EMPTY} for w in later[1:]):
         return []
+    here = max((i.confidence for i in seen.get(later[0], []) if i.label in labels), default=0.0)
+    surer = Counter(i.label for w in later[1:] for i in seen.get(w, [])[:1] if i.confidence > here)
     for label in labels:
-        if label in state.box:
+        if state.box.count(label) > surer[label]:  # not a card that later slots show more surely
             return [Deal(label)]
-    return [Deal(min(state.box, key=card_sort_key))]  # unreadable: any card (the cost says so)
+    # Unreadable: a card of the box that no slot still to be dealt shows (the cost says so).
+    shown = Counter(label for w in later[1:] for label in _sure_labels(seen, w)[:1])
+    unseen = Counter(state.box) - shown
+    return [Deal(min(unseen.elements() if unseen else state.box, key=card_sort_key))]
 
 
 def _place_candidates(state: State, seen: dict[str, list[Item]]) -> list[Move]:

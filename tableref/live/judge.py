@@ -53,9 +53,23 @@ def _mover(moves: Sequence[Any]) -> int | None:
 
 
 def _moves_text(moves: list[dict]) -> str:
-    shown = [describe_move(m) for m in moves[:SUMMARY_MOVES]]
-    more = len(moves) - len(shown)
-    return "; ".join(shown) + (f" and {more} more" if more > 0 else "")
+    """The moves in a few words: a run of more than SUMMARY_MOVES moves of one type by its count
+    (``63 x deal``), at most SUMMARY_MOVES parts, then how many moves are left unnamed."""
+    runs: list[list[dict]] = []
+    for move in moves:
+        if runs and runs[-1][0].get("type") == move.get("type"):
+            runs[-1].append(move)
+        else:
+            runs.append([move])
+    parts: list[tuple[str, int]] = []  # (text, moves it names)
+    for run in runs:
+        if len(run) > SUMMARY_MOVES:
+            parts.append((f"{len(run)} x {run[0].get('type', 'move')}", len(run)))
+        else:
+            parts.extend((describe_move(m), 1) for m in run)
+    shown = parts[:SUMMARY_MOVES]
+    more = len(moves) - sum(n for _, n in shown)
+    return "; ".join(text for text, _ in shown) + (f" and {more} more" if more > 0 else "")
 
 
 def rounds_done(state_json: dict) -> int | None:

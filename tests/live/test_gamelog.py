@@ -51,6 +51,40 @@ def test_reopening_finds_the_game_in_play(tmp_path):
     again.close()
 
 
+LAYOUT_1 = """
+CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL, options TEXT NOT NULL,
+                    seed INTEGER NOT NULL, created REAL NOT NULL, status TEXT NOT NULL, initial_state TEXT NOT NULL);
+CREATE TABLE events (game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL, kind TEXT NOT NULL,
+                     at REAL NOT NULL, player INTEGER, summary TEXT NOT NULL, data TEXT NOT NULL, state TEXT,
+                     snapshot BLOB, PRIMARY KEY (game_id, seq));
+INSERT INTO games VALUES ('20250101-120000-abcd', 'ligretto', '[{"name": "Ann", "colour": "#ff0000"}]', '{}', 7,
+                          1.0, 'playing', '{"s": 0}');
+INSERT INTO events VALUES ('20250101-120000-abcd', 1, 'game_started', 1.0, NULL, 'start', '{}', '{"s": 1}', NULL);
+PRAGMA user_version=1;
+"""
+
+
+def test_a_log_of_layout_1_is_upgraded_and_keeps_its_games(tmp_path):
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(LAYOUT_1)
+    old.close()
+    log = GameLog(path)
+    try:
+        kept = log.game("20250101-120000-abcd")
+        assert (kept.seed, kept.status, log.latest_state(kept.id)) == (7, "playing", {"s": 1})
+        assert [e.summary for e in log.events(kept.id)] == ["start"]
+        unseeded = log.create_game("dolcevita", PLAYERS, {}, None, {"s": 0})  # layout 2: no seed
+        assert log.game(unseeded.id).seed is None and unseeded.to_json()["seed"] is None
+        log.append(unseeded.id, EventDraft("game_started", "start"))
+        check = sqlite3.connect(path)
+        assert check.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert check.execute("PRAGMA foreign_key_check").fetchall() == []
+        check.close()
+    finally:
+        log.close()
+
+
 def test_export_holds_every_event_with_its_state(gamelog):
     record = gamelog.create_game("dolcevita", PLAYERS, {}, 1, {"s": 0})
     gamelog.append(record.id, EventDraft("move_accepted", "m1", 0, {"moves": [{"type": "place"}]}, {"s": 1}))

@@ -6,7 +6,7 @@ import pytest
 
 from tableref.events import Event, EventDraft
 from tableref.gamelog import PlayerInfo
-from tableref.live.judge import (describe_move, milestones, observation_changes, reading_events, repeats_open_flag,
+from tableref.live.judge import (_moves_text, describe_move, milestones, observation_changes, reading_events, repeats_open_flag,
                                  rounds_done)
 from tableref.rules.dolcevita.catalogue import number_label
 from tableref.rules import game
@@ -63,6 +63,26 @@ def test_rounds_done(state, expected):
 ])
 def test_describe_move(move, expected):
     assert describe_move(move) == expected
+
+
+def _deal(n: int) -> list[dict]:
+    return [{"type": "deal", "card": f"car:{k}00000", "player": -1} for k in range(n)]
+
+
+PLACE = {"type": "place", "player": 0, "value": 3, "column": 2}
+
+
+@pytest.mark.parametrize("moves,expected", [
+    ([PLACE], "place value=3 column=2"),
+    (_deal(3), "deal card=car:000000; deal card=car:100000; deal card=car:200000"),
+    (_deal(4), "4 x deal"),
+    (_deal(2) + [PLACE] * 3, "deal card=car:000000; deal card=car:100000; place value=3 column=2 and 2 more"),
+    (_deal(63) + [PLACE], "63 x deal; place value=3 column=2"),
+    (_deal(63) + [PLACE] * 2 + [{"type": "resolve"}] * 2,
+     "63 x deal; place value=3 column=2; place value=3 column=2 and 2 more"),
+])
+def test_moves_are_summarised_with_long_runs_counted(moves, expected):
+    assert _moves_text(moves) == expected
 
 
 def _dolcevita_position():

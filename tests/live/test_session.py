@@ -102,6 +102,25 @@ def test_a_failed_commit_shows_nothing(tmp_path, scenes):
         gamelog.close()
 
 
+def test_without_a_seed_the_setup_is_read_from_the_table(tmp_path, scenes):
+    # a real table: the display is dealt by hand and the camera tells the referee what lies there
+    states, observations = scenes
+    session, gamelog = _session(tmp_path, [0, 1], observations)
+    try:
+        record = session.start_game(GAME, PLAYERS)
+        assert record.seed is None and gamelog.events(record.id)[0].data["seed"] is None
+        assert RULES.state_from_json(record.initial_state).phase == "deal"
+        session.set_source("launch")
+        ls.wait_for(lambda: len(gamelog.events(record.id)) >= 3)
+        events = gamelog.events(record.id)
+        assert [e.kind for e in events] == ["game_started", "move_accepted", "move_accepted"]
+        assert events[1].summary == "the table: 63 x deal" and events[1].state == states[0].to_json()
+        assert session.view()["state"] == states[1].to_json()
+    finally:
+        session.close()
+        gamelog.close()
+
+
 def test_restart_resumes_the_game(tmp_path, scenes):
     states, observations = scenes
     session, gamelog = _session(tmp_path, [0, 1, 2], observations)

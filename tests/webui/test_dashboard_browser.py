@@ -98,7 +98,7 @@ def test_the_demo_refereed_by_the_real_recogniser_raises_a_flag_that_can_be_acce
         page.wait_for_selector("#flags li.flag", timeout=DEMO_FLAG_TIMEOUT_MS)
         page.wait_for_function("() => document.querySelector('#flags img.snapshot').naturalWidth > 0")
         first = page.locator("#flags li.flag").first.inner_text()
-        assert "Player" in first or "table" in first
+        assert "Player" in first or "Table" in first
         page.locator("#flags button:has-text('Accept')").first.click()
         _logged(page, "flag_accepted")
         accepted = [e["data"]["flag"] for e in get_json(url + "/api/events")["events"] if e["kind"] == "flag_accepted"]

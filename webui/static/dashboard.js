@@ -45,8 +45,8 @@
     for (const flag of view.flags) {
       const item = el("li", { class: "flag" });
       for (const v of flag.data.violations || []) {
-        const who = v.player === null || v.player === undefined ? "" : (view.game.players[v.player] || {}).name || "player " + v.player;
-        item.append(el("p", {}, [el("strong", { text: who ? who + ": " : "" }), document.createTextNode(v.sentence),
+        const who = v.player === null || v.player === undefined ? "Table" : (view.game.players[v.player] || {}).name || "player " + v.player;
+        item.append(el("p", {}, [el("strong", { text: who + ": " }), document.createTextNode(v.sentence),
           el("span", { class: "muted", text: ` (rule ${v.rule || v.code})` })]));
       }
       if (flag.has_snapshot) item.append(el("img", { class: "snapshot", src: snapshotUrl(flag), alt: "The frame with the offending piece outlined" }));

@@ -50,6 +50,46 @@ def test_the_layout_is_explained_by_chance_events():
     assert all(m.player == -1 for m in verdict.moves)
 
 
+@pytest.mark.parametrize("misread,slots", [
+    ("one already dealt", 1),  # a dealt card read surely as another card of the display
+    ("a gap", 1),              # a dealt card read surely as an empty slot, with cards beyond it
+    ("unreadable", 1),         # a dealt card left unknown
+    ("two misreads", 2),
+])
+def test_a_deal_seen_with_misread_cards_is_no_rule_broken(misread, slots):
+    # the deal is chance, no player's move: a misread display is the camera's misread. The card
+    # taken for a misread slot is one that no other slot shows (the right one, or one of the box)
+    laid = dv.new_game(2, None, seed=11)
+    first, other = laid.columns[2][4], laid.columns[5][7]
+    seen = {"one already dealt": _change(dv.observe(laid), "column:2:slot:4", first, other, 0.97),
+            "a gap": _change(dv.observe(laid), "column:2:slot:4", first, "empty", 0.97),
+            "unreadable": _change(dv.observe(laid), "column:2:slot:4", first, "unknown", 0.0),
+            "two misreads": _change(_change(dv.observe(laid), "column:2:slot:4", first, other, 0.97),
+                                    "column:6:slot:7", laid.columns[6][7], "empty", 0.9)}[misread]
+    verdict = dv.referee(dv.new_game(2), seen)
+    assert verdict.legal and len(verdict.moves) == 63 and verdict.state.phase == PLACE
+    wrong = [(c, s) for c in range(COLUMNS) for s in range(9) if verdict.state.columns[c][s] != laid.columns[c][s]]
+    assert len(wrong) <= slots
+    assert (misread == "unreadable") != ("dealt cards taken as misread" in verdict.note)
+
+
+@pytest.mark.parametrize("gap", [0, 20, 62])
+def test_a_deal_in_progress_stops_at_the_first_gap(gap):
+    laid = dv.new_game(3, None, seed=5)
+    items = [Item("empty", x.where, 0.99) if x.where.startswith("column:") and ":slot:" in x.where
+             and int(x.where.split(":")[1]) * 9 + int(x.where.split(":")[3]) >= gap else x
+             for x in dv.observe(laid).items]
+    verdict = dv.referee(dv.new_game(3), Observation(tuple(items)))
+    assert verdict.legal and len(verdict.moves) == gap
+
+
+def test_a_card_in_front_of_a_player_during_the_deal_is_still_flagged():
+    laid = dv.new_game(2, None, seed=11)
+    seen = _change(dv.observe(laid), "player:0", None, laid.box[0], 0.95)
+    verdict = dv.referee(dv.new_game(2), seen)
+    assert not verdict.legal and verdict.violations
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_a_whole_turn_and_a_whole_placing(players):
     rng = random.Random(players)
