@@ -27,6 +27,7 @@ from ...models.card import CARD_SUFFIX, CropSettings, Preprocessing
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, parse_number
 from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
+from ..second_looks import View, with_second_looks
 from .common import RecognitionError, TableView, load_zones, locate_table
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
@@ -98,6 +99,13 @@ ALTERNATIVES = 3
 #: 23 fewer misses and 6 more misreads than without; at 0.6, 6 fewer misses and 6 more
 #: misreads again).
 UNSURE_CONFIDENCE = 0.8
+#: A spot whose top probability is below SECOND_LOOK_BELOW is looked at again through these
+#: windows (:mod:`..second_looks`: scaled by 0.92 and 1.08, shifted by 5 % either way along its
+#: first side), its probabilities the geometric mean of the five looks. On validation renders
+#: 2000200..2000299: per-card error 3.94 to 3.37 %, misread 0.83 to 0.69 %, scenes exact 38 to
+#: 45 (every spot looked at again: no better; shifts of 3 % and scales of 0.95, 1.05: 3.44 %).
+SECOND_LOOKS = (View(0.92), View(1.08), View(shift=(0.05, 0.0)), View(shift=(-0.05, 0.0)))
+SECOND_LOOK_BELOW = 0.9
 #: Folder of the shipped models.
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 
@@ -297,7 +305,8 @@ class DolceVitaRecogniser:
         """Each spot (image quad) read with the labels of its group allowed."""
         if not quads:
             return []
-        probs = self.classifier.classify(image, quads).probabilities
+        probs = with_second_looks(lambda qs: self.classifier.classify(image, qs).probabilities, quads,
+                                  SECOND_LOOKS, SECOND_LOOK_BELOW)
         out = []
         for quad, row, group in zip(quads, probs, groups):
             allowed = [self._index[label] for label in ALLOWED[group]]

@@ -4,8 +4,9 @@ reads fresh renders (seeds never used in training) as well as the benchmark meas
 The 30 renders here (seeds 3100000..) are a CI-sized sample; the benchmark
 (``tableref bench --recognition --game dolcevita``, docs/benchmarks.md) reads 300. Issue 5's
 targets (per-card error at most 0.2 %, 95 % of scenes exactly right) are NOT met yet: the
-shipped model measured 4.7 % per-card error (1.1 % misread) on the benchmark's 300 renders, and
-4.6 % (0.96 % misread) on these 30.
+shipped model, read with second looks at unsure spots, measured 4.0 % per-card error (0.79 %
+misread) on the benchmark's 300 renders, and 4.0 % (0.66 % misread) on these 30 (without second
+looks 4.7 % and 1.1 %, 4.6 % and 0.96 %).
 So this test guards what was reached against regressions (:data:`MAX_CARD_ERROR`,
 :data:`MAX_MISREAD`) and the targets are tightened to the issue's as models improve.
 """
@@ -28,7 +29,7 @@ CARD_PATH = MODELS_DIR / f"{MODEL_NAME}.card.json"
 SEEDS = range(3_100_000, 3_100_030)
 #: What the shipped model reaches, with room for a 30-scene sample (issue 5's targets: 0.002 and
 #: 95 % exact scenes, not met yet).
-MAX_CARD_ERROR, MAX_MISREAD = 0.08, 0.015
+MAX_CARD_ERROR, MAX_MISREAD = 0.06, 0.012
 
 
 def test_shipped_model_matches_its_card():

@@ -1,0 +1,86 @@
+"""Second looks: moved windows, and unsure spots read as the geometric mean of every look."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tableref.vision.crop import CropError
+from tableref.vision.second_looks import View, with_second_looks
+
+SQUARE = np.array([[10.0, 20.0], [30.0, 20.0], [30.0, 40.0], [10.0, 40.0]])
+
+
+@pytest.mark.parametrize("view,expected", [
+    (View(), SQUARE),
+    (View(1.1), [[9, 19], [31, 19], [31, 41], [9, 41]]),
+    (View(0.9), [[11, 21], [29, 21], [29, 39], [11, 39]]),
+    (View(shift=(0.05, 0.0)), SQUARE + [1, 0]),
+    (View(shift=(0.0, -0.1)), SQUARE + [0, -2]),
+    (View(0.5, (0.5, 0.5)), [[25, 35], [35, 35], [35, 45], [25, 45]]),  # shifted by halves of the whole sides
+])
+def test_a_view_scales_about_the_centre_and_shifts_along_the_sides(view, expected):
+    assert np.allclose(view.apply(SQUARE), expected)
+
+
+@pytest.mark.parametrize("kwargs", [{"scale": 0.0}, {"scale": 3}, {"scale": float("nan")}, {"scale": True},
+                                    {"shift": (0.6, 0.0)}, {"shift": (0.1,)}, {"shift": [0.1, 0.1]},
+                                    {"shift": (0.0, float("inf"))}])
+def test_bad_views_are_refused(kwargs):
+    with pytest.raises(CropError):
+        View(**kwargs)
+
+
+class Scripted:
+    """A stand-in look (crop and classify): each quad's probabilities depend on where its first corner lies
+    (the first look at x=10; a look moved right sees another label)."""
+
+    labels = ("a", "b", "c")
+
+    def __init__(self, table):
+        self.table, self.calls = table, []
+
+    def __call__(self, quads):
+        self.calls.append(len(quads))
+        return np.array([self.table(q) for q in quads], np.float32).reshape(-1, 3)
+
+
+def _quad(x: float) -> np.ndarray:
+    return SQUARE + [x - 10, 0]
+
+
+def test_sure_spots_are_read_once_and_unsure_ones_from_every_look():
+    def table(q):
+        x = round(float(q[0][0]), 3)
+        if x == 110:  # a sure spot: no second look
+            return [0.95, 0.03, 0.02]
+        return [0.5, 0.4, 0.1] if x == 10 else [0.1, 0.8, 0.1]  # unsure: the moved windows see "b"
+    look = Scripted(table)
+    probs = with_second_looks(look, [_quad(10), _quad(110)], [View(shift=(0.5, 0.0))], 0.9)
+    assert look.calls == [2, 1]
+    assert np.allclose(probs[1], [0.95, 0.03, 0.02])
+    expected = np.sqrt(np.array([0.5 * 0.1, 0.4 * 0.8, 0.1 * 0.1]))
+    assert np.allclose(probs[0], expected / expected.sum(), atol=1e-6)
+    assert probs[0].argmax() == 1 and np.isclose(probs[0].sum(), 1.0)
+
+
+def test_a_label_one_look_rules_out_stays_finite():
+    look = Scripted(lambda q: [0.99, 0.0, 0.01] if round(float(q[0][0])) == 10 else [0.0, 1.0, 0.0])
+    probs = with_second_looks(look, [_quad(10)], [View(shift=(0.5, 0.0))], 1.0)
+    assert np.all(np.isfinite(probs)) and np.isclose(probs.sum(), 1.0)
+
+
+@pytest.mark.parametrize("quads,views,below,calls", [
+    ([], [View(1.1)], 0.9, [0]),            # nothing to read
+    ([_quad(10)], [], 0.9, [1]),            # no views: the first look only
+    ([_quad(10)], [View(1.1)], 0.0, [1]),   # nothing is unsure
+])
+def test_nothing_more_is_looked_at_than_needed(quads, views, below, calls):
+    look = Scripted(lambda q: [0.5, 0.3, 0.2])
+    probs = with_second_looks(look, quads, views, below)
+    assert look.calls == calls and len(probs) == len(quads)
+
+
+def test_a_bad_bound_is_refused():
+    with pytest.raises(CropError):
+        with_second_looks(Scripted(lambda q: [1, 0, 0]), [_quad(10)], [View()], 1.5)

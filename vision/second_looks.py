@@ -1,0 +1,71 @@
+"""Second looks: an unsure crop classified again through slightly moved windows.
+
+A spot the classifier reads surely is taken at once. A spot it is unsure of (its top
+probability below a bound) is cropped again through a few *views* (the quad scaled about its
+centre, or shifted along its sides by a fraction of their length) and its probabilities
+become the normalised geometric mean over all the looks. A label that only one window
+supports loses to one that every window finds; the cost is one more crop and forward pass per
+view, for the unsure spots only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .crop import CropError, as_quad
+
+#: Smallest probability a look may give a label (keeps the logarithm finite).
+FLOOR = 1e-9
+
+
+@dataclass(frozen=True)
+class View:
+    """A window moved from the quad it looks at: scaled about the quad's centre by ``scale``,
+    then shifted by ``shift`` (along its first side, along its last side) in fractions of their
+    lengths."""
+
+    scale: float = 1.0
+    shift: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) \
+                or not math.isfinite(self.scale) or not 0.5 <= self.scale <= 2.0:
+            raise CropError(f"a view's scale must lie in 0.5..2, got {self.scale!r}")
+        if not (isinstance(self.shift, tuple) and len(self.shift) == 2
+                and all(isinstance(s, (int, float)) and not isinstance(s, bool) and math.isfinite(s)
+                        and abs(s) <= 0.5 for s in self.shift)):
+            raise CropError(f"a view's shift is two fractions in -0.5..0.5, got {self.shift!r}")
+
+    def apply(self, quad: np.ndarray) -> np.ndarray:
+        """``quad`` (4 corners in order) seen through this view."""
+        q = as_quad(quad)
+        centre = q.mean(axis=0)
+        along, across = q[1] - q[0], q[3] - q[0]
+        return centre + (q - centre) * self.scale + self.shift[0] * along + self.shift[1] * across
+
+
+def with_second_looks(look: Callable[[list[np.ndarray]], np.ndarray], quads: Sequence[np.ndarray],
+                      views: Sequence[View], below: float) -> np.ndarray:
+    """Probabilities (N, L) of ``quads``: ``look(quads)``'s, and for a quad whose top probability
+    is below ``below`` the normalised geometric mean of that look and one look per view.
+    ``look`` crops and classifies a list of quads as the caller reads spots (its crop, its
+    colour balance), returning (len, L) probabilities."""
+    if isinstance(below, bool) or not isinstance(below, (int, float)) or not 0.0 <= below <= 1.0:
+        raise CropError(f"the bound for a second look must lie in 0..1, got {below!r}")
+    first = np.asarray(look(list(quads)))
+    unsure = np.flatnonzero(first.max(axis=1) < below) if len(first) else np.empty(0, int)
+    if not len(unsure) or not views:
+        return first
+    logs = np.log(np.maximum(first[unsure].astype(np.float64), FLOOR))
+    for view in views:
+        moved = np.asarray(look([view.apply(quads[i]) for i in unsure]), np.float64)
+        logs += np.log(np.maximum(moved, FLOOR))
+    logs /= len(views) + 1
+    mean = np.exp(logs - logs.max(axis=1, keepdims=True))
+    out = first.copy()
+    out[unsure] = (mean / mean.sum(axis=1, keepdims=True)).astype(first.dtype)
+    return out
