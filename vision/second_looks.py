@@ -49,14 +49,15 @@ class View:
 
 
 def with_second_looks(look: Callable[[list[np.ndarray]], np.ndarray], quads: Sequence[np.ndarray],
-                      views: Sequence[View], below: float) -> np.ndarray:
-    """Probabilities (N, L) of ``quads``: ``look(quads)``'s, and for a quad whose top probability
-    is below ``below`` the normalised geometric mean of that look and one look per view.
-    ``look`` crops and classifies a list of quads as the caller reads spots (its crop, its
-    colour balance), returning (len, L) probabilities."""
+                      views: Sequence[View], below: float, first: np.ndarray | None = None) -> np.ndarray:
+    """Probabilities (N, L) of ``quads``: ``look(quads)``'s (or ``first``, when the caller has
+    them already), and for a quad whose top probability is below ``below`` the normalised
+    geometric mean of that look and one look per view. ``look`` crops and classifies a list of
+    quads as the caller reads spots (its crop, its colour balance), returning (len, L)
+    probabilities."""
     if isinstance(below, bool) or not isinstance(below, (int, float)) or not 0.0 <= below <= 1.0:
         raise CropError(f"the bound for a second look must lie in 0..1, got {below!r}")
-    first = np.asarray(look(list(quads)))
+    first = np.asarray(look(list(quads)) if first is None else first)
     unsure = np.flatnonzero(first.max(axis=1) < below) if len(first) else np.empty(0, int)
     if not len(unsure) or not views:
         return first

@@ -84,3 +84,11 @@ def test_nothing_more_is_looked_at_than_needed(quads, views, below, calls):
 def test_a_bad_bound_is_refused():
     with pytest.raises(CropError):
         with_second_looks(Scripted(lambda q: [1, 0, 0]), [_quad(10)], [View()], 1.5)
+
+
+def test_a_first_look_already_made_is_not_made_again():
+    look = Scripted(lambda q: [0.1, 0.8, 0.1])
+    first = np.array([[0.5, 0.4, 0.1], [0.95, 0.03, 0.02]], np.float32)
+    probs = with_second_looks(look, [_quad(10), _quad(110)], [View(1.1)], 0.9, first=first)
+    assert look.calls == [1]  # only the unsure spot, through the one view
+    assert np.allclose(probs[1], first[1]) and probs[0].argmax() == 1
