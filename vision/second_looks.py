@@ -48,24 +48,30 @@ class View:
         return centre + (q - centre) * self.scale + self.shift[0] * along + self.shift[1] * across
 
 
-def with_second_looks(look: Callable[[list[np.ndarray]], np.ndarray], quads: Sequence[np.ndarray],
-                      views: Sequence[View], below: float, first: np.ndarray | None = None) -> np.ndarray:
+Look = Callable[[list[np.ndarray]], np.ndarray]
+
+
+def with_second_looks(look: Look, quads: Sequence[np.ndarray], views: Sequence[View], below: float,
+                      first: np.ndarray | None = None, others: Sequence[Look] = ()) -> np.ndarray:
     """Probabilities (N, L) of ``quads``: ``look(quads)``'s (or ``first``, when the caller has
     them already), and for a quad whose top probability is below ``below`` the normalised
-    geometric mean of that look and one look per view. ``look`` crops and classifies a list of
-    quads as the caller reads spots (its crop, its colour balance), returning (len, L)
+    geometric mean of that look, one look per view and one look of each of ``others`` (other
+    models with the same labels) at the quad itself. A look crops and classifies a list
+    of quads as the caller reads spots (its crop, its colour balance), returning (len, L)
     probabilities."""
     if isinstance(below, bool) or not isinstance(below, (int, float)) or not 0.0 <= below <= 1.0:
         raise CropError(f"the bound for a second look must lie in 0..1, got {below!r}")
     first = np.asarray(look(list(quads)) if first is None else first)
     unsure = np.flatnonzero(first.max(axis=1) < below) if len(first) else np.empty(0, int)
-    if not len(unsure) or not views:
+    if not len(unsure) or not (views or others):
         return first
     logs = np.log(np.maximum(first[unsure].astype(np.float64), FLOOR))
-    for view in views:
-        moved = np.asarray(look([view.apply(quads[i]) for i in unsure]), np.float64)
-        logs += np.log(np.maximum(moved, FLOOR))
-    logs /= len(views) + 1
+    windows = [[np.asarray(quads[i], np.float64) for i in unsure]]
+    windows += [[view.apply(quads[i]) for i in unsure] for view in views]
+    looks = [(look, w) for w in windows[1:]] + [(other, windows[0]) for other in others]
+    for model, window in looks:
+        logs += np.log(np.maximum(np.asarray(model(window), np.float64), FLOOR))
+    logs /= len(looks) + 1
     mean = np.exp(logs - logs.max(axis=1, keepdims=True))
     out = first.copy()
     out[unsure] = (mean / mean.sum(axis=1, keepdims=True)).astype(first.dtype)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,7 @@ import numpy as np
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, money_label, number_label
 from ...vision.crop import crop_patches
 from ...vision.recognise.common import RecognitionError, TableView, locate_table
-from ...vision.recognise.dolcevita import MODEL_NAME, PREPROCESSING, load_dolcevita_zones
+from ...vision.recognise.dolcevita import MODEL_NAME, PREPROCESSING, SECOND_MODEL_NAME, load_dolcevita_zones
 from ...vision.recognise.dolcevita_labels import LABELS
 from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 from ..card import CropSettings, Preprocessing
@@ -37,6 +38,9 @@ from .spots import (SpotSample, cached_arrays, covered_share, fill_cache, firm_l
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
 TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
+#: Training renders of the second model (the recogniser's second opinion on unsure spots):
+#: a range of their own, so that the two models learn from different tables.
+SECOND_TRAIN_SEED = 1_100_000
 #: Validation renders per training render.
 VAL_RATIO = 0.2
 #: Spots per render, roughly (to turn a sample count into a number of renders).
@@ -163,3 +167,11 @@ RECIPE = register(Recipe(
     pool_grid=2,
     split=split_by_render,
 ))
+
+#: The second model: the same network and recipe, trained on other renders from another start,
+#: validated on the same renders as the first.
+SECOND_RECIPE = register(replace(
+    RECIPE, name=SECOND_MODEL_NAME, train_seed=SECOND_TRAIN_SEED,
+    description="Dolce Vita cards, the recogniser's second opinion: the same recipe on other training renders",
+    measured_on=(f"spots of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
+                 f"{SECOND_TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set")))

@@ -14,7 +14,7 @@ from onnx import TensorProto, helper
 
 from tableref.models.card import (CropSettings, ModelCard, ModelCardError, ModelError, Preprocessing,
                                   TrainingRecord, save_card)
-from tableref.vision.classifier import Classifier, softmax
+from tableref.vision.classifier import Classifier, session_options, softmax
 
 SIZE = (4, 4)
 LABELS = ("blue", "red")
@@ -99,3 +99,11 @@ def test_corrupt_card_names_the_field(model_dir):
     path.write_text(json.dumps(data))
     with pytest.raises(ModelCardError, match=r"tiny.card.json: .*'preprocessing.std\[1\]'"):
         Classifier.open(path)
+
+
+def test_sessions_do_not_spin_between_runs():
+    # several models share the 2 cores (Dolce Vita's two card models, Ligretto's cells and
+    # tokens): a session's threads spinning after its run took the cores from the next one
+    opts = session_options()
+    assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert opts.intra_op_num_threads <= 2 and opts.inter_op_num_threads == 1

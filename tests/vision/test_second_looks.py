@@ -92,3 +92,17 @@ def test_a_first_look_already_made_is_not_made_again():
     probs = with_second_looks(look, [_quad(10), _quad(110)], [View(1.1)], 0.9, first=first)
     assert look.calls == [1]  # only the unsure spot, through the one view
     assert np.allclose(probs[1], first[1]) and probs[0].argmax() == 1
+
+
+def test_another_model_is_asked_about_unsure_spots_at_the_quad():
+    look = Scripted(lambda q: [0.5, 0.4, 0.1] if round(float(q[0][0])) == 10 else [0.9, 0.05, 0.05])
+    other = Scripted(lambda q: [0.2, 0.7, 0.1])
+    sure = Scripted(lambda q: [0.99, 0.005, 0.005])
+    probs = with_second_looks(look, [_quad(10), _quad(110)], [View(shift=(0.5, 0.0))], 0.9, others=[other])
+    assert look.calls == [2, 1] and other.calls == [1]  # the other model: the unsure quad itself
+    expected = np.cbrt(np.array([0.5 * 0.9 * 0.2, 0.4 * 0.05 * 0.7, 0.1 * 0.05 * 0.1]))
+    assert np.allclose(probs[0], expected / expected.sum(), atol=1e-6)
+    assert np.allclose(probs[1], [0.9, 0.05, 0.05])
+    # with no view, the other model alone gives the second look
+    probs = with_second_looks(look, [_quad(10)], [], 0.9, others=[sure])
+    assert sure.calls == [1] and probs[0].argmax() == 0

@@ -34,6 +34,8 @@ from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 
 #: The shipped classifier (``models/dolcevita-cards.onnx`` and its card).
 MODEL_NAME = "dolcevita-cards"
+#: The second model, trained like the first on other renders: a second opinion on unsure spots.
+SECOND_MODEL_NAME = "dolcevita-cards-b"
 #: How a spot becomes the classifier's input (written into the model card).
 PREPROCESSING = Preprocessing(input_size=(40, 40), colour="rgb", mean=(0.5, 0.5, 0.5), std=(0.25, 0.25, 0.25),
                               crop=CropSettings(region="quad", margin=0.15))
@@ -281,14 +283,22 @@ class DolceVitaRecogniser:
     zones : Zones, optional
         The layout; default the shipped description.
     min_confidence : float
+    second : Classifier, optional
+        A second card classifier with the same labels and input, asked about unsure spots too
+        (:data:`SECOND_MODEL_NAME`).
     """
 
     def __init__(self, classifier: Classifier, zones: Zones | None = None,
-                 min_confidence: float = MIN_CONFIDENCE):
-        missing = sorted(set(LABELS) - set(classifier.labels))
-        if missing:
-            raise RecognitionError(f"model {classifier.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
-        self.classifier = classifier
+                 min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None):
+        for model in (classifier, second) if second is not None else (classifier,):
+            missing = sorted(set(LABELS) - set(model.labels))
+            if missing:
+                raise RecognitionError(f"model {model.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
+        if second is not None and (second.labels != classifier.labels
+                                   or second.card.preprocessing != classifier.card.preprocessing):
+            raise RecognitionError(f"model {second.card.name!r} does not read spots as {classifier.card.name!r} "
+                                   "does (labels or input differ)")
+        self.classifier, self.second = classifier, second
         self.zones = zones or load_dolcevita_zones()
         self.min_confidence = min_confidence
         self._index = {label: i for i, label in enumerate(classifier.labels)}
@@ -297,7 +307,9 @@ class DolceVitaRecogniser:
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> DolceVitaRecogniser:
         """The shipped model (or the one in ``model_dir``) with the zones of ``profile``."""
         folder = Path(model_dir) if model_dir is not None else MODELS_DIR
-        return cls(Classifier.open(folder / f"{MODEL_NAME}{CARD_SUFFIX}"), zones_for(profile))
+        second = folder / f"{SECOND_MODEL_NAME}{CARD_SUFFIX}"
+        return cls(Classifier.open(folder / f"{MODEL_NAME}{CARD_SUFFIX}"), zones_for(profile),
+                   second=Classifier.open(second) if second.is_file() else None)
 
     # --- classification of spots -------------------------------------------------------
 
@@ -305,8 +317,9 @@ class DolceVitaRecogniser:
         """Each spot (image quad) read with the labels of its group allowed."""
         if not quads:
             return []
+        others = [] if self.second is None else [lambda qs: self.second.classify(image, qs).probabilities]
         probs = with_second_looks(lambda qs: self.classifier.classify(image, qs).probabilities, quads,
-                                  SECOND_LOOKS, SECOND_LOOK_BELOW)
+                                  SECOND_LOOKS, SECOND_LOOK_BELOW, others=others)
         out = []
         for quad, row, group in zip(quads, probs, groups):
             allowed = [self._index[label] for label in ALLOWED[group]]
@@ -346,7 +359,8 @@ class DolceVitaRecogniser:
         if one_edge and located and profile is None:
             view = self._likeliest_size(image, view)
         if one_edge and self.min_confidence < ONE_EDGE_CONFIDENCE:
-            return DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE).read(image, profile, players, view)
+            return DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE, self.second).read(
+                image, profile, players, view)
         table = view.table_mm
         columns = self._columns(image, view)
         unders = self._fans(image, view, [Fan(UNDER, f"column:{c}:under",
