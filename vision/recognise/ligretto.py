@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import cv2
@@ -169,24 +168,24 @@ class LigrettoRecogniser:
                     zones: LigrettoZones) -> LigrettoReading:
         rows, cols = board.rows, board.columns
         quads_px = board.cell_quads_image().reshape(-1, 4, 2)
-        tensor = crop(image, list(quads_px), self.cell_model.card.preprocessing)
         prep = self.cell_model.card.preprocessing
-        cover = SimpleNamespace(probabilities=with_second_looks(
-            lambda qs: self.cell_model.predict(crop(image, qs, prep)).probabilities, list(quads_px),
-            SECOND_LOOKS, SECOND_LOOK_BELOW, first=self.cell_model.predict(tensor).probabilities))
+        tensor = crop(image, list(quads_px), prep)
+        cover = with_second_looks(lambda qs: self.cell_model.predict(crop(image, qs, prep)).probabilities,
+                                  list(quads_px), SECOND_LOOKS, SECOND_LOOK_BELOW,
+                                  first=self.cell_model.predict(tensor).probabilities)
         if self.token_model.card.preprocessing == self.cell_model.card.preprocessing:
             token = self.token_model.predict(tensor)
         else:
             token = self.token_model.classify(image, list(quads_px))
         labels = list(self.cell_model.labels)
-        kind_p = decide.kinds(cover.probabilities, labels)
+        kind_p = decide.kinds(cover, labels)
         kind = np.array(decide.KINDS)[kind_p.argmax(axis=1)]
         keep_r, keep_c = _board_extent(kind.reshape(rows, cols))
         keep_r = _settle_padding(keep_r, rows, board.lattice.padded[0])
         keep_c = _settle_padding(keep_c, cols, board.lattice.padded[1])
-        evidence = _Evidence(kind, kind_p.max(axis=1), decide.borders(cover.probabilities, labels, CARD),
-                             decide.borders(cover.probabilities, labels, JOKER),
-                             decide.start_probability(cover.probabilities, labels),
+        evidence = _Evidence(kind, kind_p.max(axis=1), decide.borders(cover, labels, CARD),
+                             decide.borders(cover, labels, JOKER),
+                             decide.start_probability(cover, labels),
                              decide.token_probability(token.probabilities, list(self.token_model.labels)))
         hsv = cells.patch_hsv(cells.cell_patches(board.rect, board.cell_quads_rect().reshape(-1, 4, 2)))
         hues = cells.calibrate_hues(hsv, cells.reference_hues(_references(profile, zones)))
