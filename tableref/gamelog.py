@@ -212,9 +212,8 @@ class GameLog:
         """Add a game in play and commit it; return its record (``seed`` None: the setup is read
         from the table)."""
         now = time.time()
-        record = GameRecord(new_game_id(now), game, tuple(players), dict(options), None if seed is None else int(seed),
-                            now, "playing",
-                            initial_state)
+        record = GameRecord(new_game_id(now), game, tuple(players), dict(options),
+                            None if seed is None else int(seed), now, "playing", initial_state)
         with self._lock, self._transaction():
             self._db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                              (record.id, game, json.dumps([p.to_json() for p in players]),
@@ -304,8 +303,8 @@ class GameLog:
 
 def _game_from_row(row: sqlite3.Row) -> GameRecord:
     return GameRecord(row["id"], row["game"], tuple(PlayerInfo.from_json(p) for p in json.loads(row["players"])),
-                      json.loads(row["options"]), None if row["seed"] is None else int(row["seed"]), float(row["created"]), row["status"],
-                      json.loads(row["initial_state"]))
+                      json.loads(row["options"]), None if row["seed"] is None else int(row["seed"]),
+                      float(row["created"]), row["status"], json.loads(row["initial_state"]))
 
 
 def _event_from_row(row: sqlite3.Row) -> Event:
