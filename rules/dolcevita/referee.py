@@ -154,18 +154,19 @@ def _deal_candidates(state: State, seen: dict[str, list[Item]]) -> list[Move]:
     The card seen in the next slot; a gap seen there ends the deal unless cards are seen in later
     slots (then the gap, like an unreadable card or one already dealt, is a misread)."""
     column, slot = next_slot(state)
-    order = [slot_where(c, s) for c in range(COLUMNS) for s in range(SLOTS)]
-    later = order[order.index(slot_where(column, slot)):]
-    labels = _sure_labels(seen, later[0])
-    if EMPTY in labels and not any(set(_sure_labels(seen, w)) - {EMPTY} for w in later[1:]):
+    here = slot_where(column, slot)
+    later = [slot_where(c, s) for c in range(column, COLUMNS) for s in range(SLOTS) if (c, s) > (column, slot)]
+    labels = _sure_labels(seen, here)
+    later_sure = [_sure_labels(seen, w) for w in later]
+    if EMPTY in labels and not any(set(sure) - {EMPTY} for sure in later_sure):
         return []
-    here = max((i.confidence for i in seen.get(later[0], []) if i.label in labels), default=0.0)
-    surer = Counter(i.label for w in later[1:] for i in seen.get(w, [])[:1] if i.confidence > here)
+    confidence = max((i.confidence for i in seen.get(here, []) if i.label in labels), default=0.0)
+    surer = Counter(i.label for w in later for i in seen.get(w, [])[:1] if i.confidence > confidence)
     for label in labels:
         if state.box.count(label) > surer[label]:  # not a card that later slots show more surely
             return [Deal(label)]
     # Unreadable: a card of the box that no slot still to be dealt shows (the cost says so).
-    shown = Counter(label for w in later[1:] for label in _sure_labels(seen, w)[:1])
+    shown = Counter(sure[0] for sure in later_sure if sure)
     unseen = Counter(state.box) - shown
     return [Deal(min(unseen.elements() if unseen else state.box, key=card_sort_key))]
 

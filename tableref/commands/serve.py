@@ -59,8 +59,9 @@ def _stop_on_sigterm() -> None:
 @click.option("--game", "game_name", type=click.Choice(sorted(GAMES)), help="Start this game at once.")
 @click.option("--players", type=click.IntRange(min=1), default=2, show_default=True,
               help="Players of the game started with --game.")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed of the setup's shuffle for the game started with --game, for a table laid out "
-                   "from the same seed (default: none, the camera reads the setup from the table).")
+@click.option("--seed", type=click.IntRange(min=0),
+              help="Seed of the setup's shuffle for the game started with --game, for a table laid out from the "
+                   "same seed (default: none, the camera reads the setup from the table).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(min=0, max=65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")

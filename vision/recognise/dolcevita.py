@@ -290,10 +290,9 @@ class DolceVitaRecogniser:
 
     def __init__(self, classifier: Classifier, zones: Zones | None = None,
                  min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None):
-        for model in (classifier, second) if second is not None else (classifier,):
-            missing = sorted(set(LABELS) - set(model.labels))
-            if missing:
-                raise RecognitionError(f"model {model.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
+        missing = sorted(set(LABELS) - set(classifier.labels))
+        if missing:
+            raise RecognitionError(f"model {classifier.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
         if second is not None and (second.labels != classifier.labels
                                    or second.card.preprocessing != classifier.card.preprocessing):
             raise RecognitionError(f"model {second.card.name!r} does not read spots as {classifier.card.name!r} "
