@@ -44,7 +44,7 @@ def test_shipped_models_match_their_cards(name):
     Classifier.open(path)  # checks the hash and the input/output shapes
 
 
-def test_the_recogniser_asks_the_second_model_and_refuses_one_that_reads_otherwise(tmp_path):
+def test_the_recogniser_asks_the_second_model_and_refuses_one_that_reads_otherwise():
     assert DolceVitaRecogniser.open().second is not None
     first = Classifier.open(CARD_PATH)
     other = Classifier.open(MODELS_DIR / "ligretto-cells.card.json")
