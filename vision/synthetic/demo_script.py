@@ -10,8 +10,10 @@ Every move a player makes is acted out over a fixed number of frames, in five ph
 - ``withdraw``: the hand leaves the table;
 - ``settle``: nothing moves, so a motion gate sees the scene settle.
 
-Chance events (dealing, drawing) happen off camera: they take no frames. At the end of a game
-the final table is held for a while, then (with ``loop``) the next game starts. At a chosen
+Chance events (dealing, drawing) happen off camera: they take no frames. Each game's table as
+set up is held for a while before the first move (players look over the layout before they
+start; a camera that joins then sees the setup). At the end of a game the final table is held
+for a while, then (with ``loop``) the next game starts. At a chosen
 rate a player's placement is an illegal one (:mod:`.demo_illegal`): the piece stays where it
 was put and the game goes on from there.
 
@@ -65,13 +67,15 @@ def default_game() -> str:
 
 @dataclass(frozen=True)
 class Timing:
-    """Seconds each phase of a move lasts, and how long a finished game's table is held."""
+    """Seconds each phase of a move lasts, and how long a game's table is held once set up and
+    once finished."""
 
     reach_s: float = 0.6
     carry_s: float = 0.9
     release_s: float = 0.3
     withdraw_s: float = 0.6
     settle_s: float = 1.5
+    game_start_s: float = 2.0
     game_end_s: float = 4.0
 
     def __post_init__(self) -> None:
@@ -161,7 +165,7 @@ class Step:
         Number of the game it belongs to (0, then 1, ... when looping).
     before, after : rules states
         The table before and after the move.
-    move : the rules move, or None for the hold at the end of a game
+    move : the rules move, or None for the holds at the start and the end of a game
     player : int or None
         Who made it (None for chance events and table moves such as handing out a column).
     hand_player : int
@@ -236,6 +240,11 @@ class FrameTruth:
         return not self.hand
 
 
+def _hold(seconds: float, fps: float) -> tuple[int, ...]:
+    """The frames of a step that holds the table still (its settle phase alone)."""
+    return (0,) * (len(PHASES) - 1) + (max(1, round(seconds * fps)),)
+
+
 def _game_seed(seed: int, game: int, what: str) -> str:
     return f"tableref-demo/{seed}/{game}/{what}"
 
@@ -252,7 +261,8 @@ class Timeline:
         self.settings = settings
         self.rules = games.rules_of(settings.game)
         self._move_frames = settings.timing.frames(settings.fps)
-        self._hold_frames = (0, 0, 0, 0, max(1, round(settings.timing.game_end_s * settings.fps)))
+        self._hold_frames = _hold(settings.timing.game_end_s, settings.fps)
+        self._setup_frames = _hold(settings.timing.game_start_s, settings.fps)
         self._steps: list[Step] = []
         self._shown: list[Step] = []   # steps that take frames, in order
         self._starts: list[int] = []   # their first frames
@@ -303,10 +313,13 @@ class Timeline:
         number = 0
         while True:
             for before, move, after, illegal in self._game(number):
+                index = len(self._steps)
+                if not self._steps or self._steps[-1].game != number:  # the table as set up, held
+                    yield Step(index, number, before, None, before, None, 0, None, self._frames, self._setup_frames)
+                    index += 1
                 player = getattr(move, "player", None) if move is not None else None
                 if player is not None and player < 0:
                     player = None
-                index = len(self._steps)
                 if move is None:
                     frames = self._hold_frames
                 elif player is None and before.to_move == CHANCE:
@@ -330,7 +343,7 @@ class Timeline:
             self._finished = True
             return False
         self._steps.append(step)
-        if step.move is None:
+        if step.move is None and self.rules.is_over(step.after):
             self._ended = step.game + 1
         if step.length:
             self._shown.append(step)

@@ -100,6 +100,21 @@ def test_the_demo_plays_whole_games_to_the_end_and_loops(game):
     assert not rules.is_over(after_end.state)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_opens_with_its_set_up_table_held_still(game):
+    settings = DemoSettings(game=game, seed=4, fps=10.0)
+    timeline = Timeline(settings)
+    end = timeline.through_game(0)[-1].end
+    held = round(settings.timing.game_start_s * settings.fps)
+    for start in (0, end):
+        first_move = timeline.step_at(start + held)
+        assert first_move.move is not None and first_move.start == start + held
+        for frame in (start, start + held - 1):
+            truth = timeline.truth(frame)
+            assert truth.move is None and not truth.hand and truth.state is first_move.before
+    assert timeline.truth(end).game == 1
+
+
 def test_a_demo_that_does_not_loop_ends():
     settings = parse_demo("dolcevita,seed=2,loop=false")
     timeline = Timeline(settings)
