@@ -14,6 +14,10 @@ the explanation has there, and no other, does not count: dice leave a guest card
 so those dice went unseen. A change seen in one sure item alone (a die put on a field of another
 colour while the supply it came from is hidden), or a die taken back off a guest card, is then
 taken for a misreading; docs/rules.md says so.
+
+The setup of a game started without a seed is chance too, read from the table: a start card
+that the setup's dice fulfilled may already lie in its owner's served pile when the camera
+first sees the table (:func:`_served_since`).
 """
 
 from __future__ import annotations
@@ -27,17 +31,22 @@ from .moves import Move
 from .observation import UNKNOWN, Item, Observation, expected_labels, mismatch
 from .overlay import overlay
 from .resume import continue_from, purchase_base
+from .rulebook import card_of
 from .state import State
 from .tasks import advance
 from .violations import change_violations
 
 #: States kept per search depth.
 BEAM = 48
+#: States kept per depth when the search starts from the game's setup (read once per game; the
+#: setup's chance is long, and start cards served before the camera saw them are not told apart
+#: by any reading until their serving).
+SETUP_BEAM = 192
 #: Longest move sequence tried (a turn with two rows refilled needs about 30).
 MAX_DEPTH = 64
 #: Moves tried per search at most (bounds the time of a hopeless search to a few seconds).
 MAX_APPLIES = 8_000
-#: Depths searched without a better match before giving up.
+#: Depths searched without a better match before giving up (the setup's draws aside).
 PATIENCE = 8
 #: Items below this confidence may disagree with a legal explanation.
 DOUBT = 0.5
@@ -54,8 +63,9 @@ ACTIONS = ("shop", "welcome", "pass")
 def _guided(state: State, seen: dict[str, Item], narrow: bool, first_card: bool) -> list[Move]:
     """Legal moves, chance narrowed to what the observation shows: a card drawn is one seen on the
     table (when none is: any card for the first draw, which may have come and gone, then one
-    stand-in); a die drawn has a colour seen more of where it went, unless
-    ``narrow`` is false."""
+    stand-in; a start card may be any, once its player's served pile grew); a die drawn has a
+    colour seen more of where it went (a player's: of what they hold and their guests served
+    unseen ordered), unless ``narrow`` is false."""
     moves = legal_moves(state)
     if state.to_move != CHANCE:
         if state.phase == "jokers":
@@ -72,9 +82,36 @@ def _guided(state: State, seen: dict[str, Item], narrow: bool, first_card: bool)
             if narrowed:
                 return narrowed
         return moves
-    shown = {it.label for it in seen.values() if it.kind in ("slot", "revealed") and it.label}
+    shown = _cards_shown(seen)
     narrowed = [m for m in moves if m.card in shown]
+    if head[0] == "start" and _served_since(state, seen, head[1]):
+        return narrowed + [m for m in moves if m.card not in shown]
     return narrowed or (moves if first_card else moves[:1])
+
+
+def _cards_shown(seen: dict[str, Item]) -> set[str]:
+    return {it.label for it in seen.values() if it.kind in ("slot", "revealed") and it.label}
+
+
+def _served_since(state: State, seen: dict[str, Item], player: int) -> bool:
+    """Does ``player``'s served pile show more cards than ``state`` has there? Then a start card
+    may have been served before the camera saw it ("Food dice that match the guests' orders must
+    be placed immediately on the matching colored fields of the guest cards"; once its order is
+    fulfilled, "The card is cleared away"), so a start card drawn need not lie on the table any
+    more."""
+    item = seen.get(f"served:{player}")
+    return item is not None and item.label.isdigit() and int(item.label) > len(state.served[player])
+
+
+def _unseen_orders(state: State, seen: dict[str, Item], player: int) -> tuple[int, ...]:
+    """The dishes of ``player``'s guests that the table does not show (served before it was seen):
+    the dice drawn for them went with them."""
+    shown = _cards_shown(seen)
+    total = (0,) * len(COLOURS)
+    for g in state.strips[player]:
+        if g is not None and g.card not in shown:
+            total = tuple(a + b for a, b in zip(total, card_of(state, g.card).order))
+    return total
 
 
 def _held(state: State, player: int) -> tuple[int, ...]:
@@ -93,7 +130,7 @@ def _seen_cubes(state: State, seen: dict[str, Item], head: tuple) -> tuple[int, 
         return None if item is None or item.label == UNKNOWN else cubes_from_label(item.label, "observation")
     p = head[2]
     places = [f"supply:{p}"] + [f"order:{p}:{s}" for s in range(len(state.strips[p]))]
-    total = [0] * len(COLOURS)
+    total = list(_unseen_orders(state, seen, p)) if _served_since(state, seen, p) else [0] * len(COLOURS)
     for place in places:
         item = seen.get(place)
         if item is None and place.startswith("order:"):
@@ -150,6 +187,13 @@ def _before_serving(state: State, move: Move, after: State) -> State | None:
     return bought if bought.phase == "serve" and bought != after else None
 
 
+def _setting_up(state: State) -> bool:
+    """Chance of the game's setup (or of the first turn's refill): a long run of draws, each of
+    which may match nothing seen until the serving at its end (a start card served before the
+    camera saw it), so it does not use up the search's patience."""
+    return state.to_move == CHANCE and state.turn == 0
+
+
 def search(state: State, observation: Observation, narrow: bool = True) -> list[tuple[float, tuple, State]]:
     """Candidate explanations as (cost, moves, state), best first.  With ``narrow``, dice drawn are
     limited to colours seen more of where they went (fast); without, every colour is tried."""
@@ -160,7 +204,8 @@ def search(state: State, observation: Observation, narrow: bool = True) -> list[
     found = [start]
     frontier = [start]
     visited = {state}
-    best, stale, budget = start[0], 0, MAX_APPLIES
+    beam = SETUP_BEAM if state.phase == "start" else BEAM
+    best, stale, budget = start[0], 0, MAX_APPLIES * beam // BEAM
     for _ in range(MAX_DEPTH if start[0] > 0 else 0):
         children = []
         for _, moves, s, _ in frontier:
@@ -184,11 +229,11 @@ def search(state: State, observation: Observation, narrow: bool = True) -> list[
         if not children:
             break
         children.sort(key=lambda c: (round(c[0], 9), c[3], len(c[1])))
-        frontier = children[:BEAM]
+        frontier = children[:beam]
         found.extend(frontier)
         if frontier[0][0] == 0.0:
             break
-        stale = 0 if frontier[0][0] < best else stale + 1
+        stale = 0 if frontier[0][0] < best or _setting_up(frontier[0][2]) else stale + 1
         best = min(best, frontier[0][0])
         if stale > PATIENCE or budget <= 0:
             break

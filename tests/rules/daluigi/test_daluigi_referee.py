@@ -49,6 +49,27 @@ def test_each_random_move_is_explained_by_it(players, seed):
             assert best.moves == (move,)
 
 
+def _set_up(players: int, seed: int):
+    """A game started without a seed, its setup drawn and served at random: the table when the
+    first player may act."""
+    rng = random.Random(seed)
+    s = daluigi.new_game(players, None, None)
+    while s.to_move == CHANCE or s.phase == "serve":
+        s = daluigi.apply(s, daluigi.sample_chance(s, rng) if s.to_move == CHANCE else rng.choice(daluigi.legal_moves(s)))
+    return s
+
+
+@pytest.mark.parametrize("players,seed", [(2, 9), (2, 11), (3, 1), (3, 5), (4, 4), (4, 22)])
+def test_a_setup_whose_start_card_was_served_before_the_camera_saw_it_is_explained(players, seed):
+    # setup draws 3 dice per player; a 2-dish start card they fulfil is cleared away at once, so
+    # the first reading may show it in the served pile and nowhere else
+    table = _set_up(players, seed)
+    assert any(table.served)
+    verdict = daluigi.referee(daluigi.new_game(players, None, None), daluigi.observe(table))
+    assert verdict.legal, [str(v) for v in verdict.violations]
+    assert verdict.explanations[0].cost == 0 and daluigi.observe(verdict.state) == daluigi.observe(table)
+
+
 @pytest.mark.parametrize("players,seed", [(2, 11), (3, 12), (4, 13)])
 def test_whole_shopping_turn_with_serving_and_refill_is_explained(players, seed):
     rng = random.Random(seed)
