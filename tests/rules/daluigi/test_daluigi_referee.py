@@ -55,7 +55,8 @@ def _set_up(players: int, seed: int):
     rng = random.Random(seed)
     s = daluigi.new_game(players, None, None)
     while s.to_move == CHANCE or s.phase == "serve":
-        s = daluigi.apply(s, daluigi.sample_chance(s, rng) if s.to_move == CHANCE else rng.choice(daluigi.legal_moves(s)))
+        move = daluigi.sample_chance(s, rng) if s.to_move == CHANCE else rng.choice(daluigi.legal_moves(s))
+        s = daluigi.apply(s, move)
     return s
 
 
