@@ -313,10 +313,10 @@ class Timeline:
         number = 0
         while True:
             for before, move, after, illegal in self._game(number):
-                index = len(self._steps)
                 if not self._steps or self._steps[-1].game != number:  # the table as set up, held
-                    yield Step(index, number, before, None, before, None, 0, None, self._frames, self._setup_frames)
-                    index += 1
+                    yield Step(len(self._steps), number, before, None, before, None, 0, None, self._frames,
+                               self._setup_frames)
+                index = len(self._steps)
                 player = getattr(move, "player", None) if move is not None else None
                 if player is not None and player < 0:
                     player = None
