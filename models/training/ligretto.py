@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -34,8 +35,8 @@ from ...vision.crop import crop_patches
 from ...vision.recognise.common import RecognitionError
 from ...vision.recognise.ligretto_board import locate_ligretto, zones_for
 from ...vision.recognise.ligretto_labels import (CELL_LABELS, CELLS_MODEL, EMPTY, HIDDEN, NO_TOKEN, OFF,
-                                                 PREPROCESSING, START, TOKEN, TOKEN_LABELS, TOKENS_MODEL,
-                                                 card_label, joker_label)
+                                                 PREPROCESSING, SECOND_CELLS_MODEL, START, TOKEN, TOKEN_LABELS,
+                                                 TOKENS_MODEL, card_label, joker_label)
 from ..card import CropSettings, Preprocessing
 from .augment import Augmentation
 from .recipes import Recipe, register
@@ -45,6 +46,8 @@ from .spots import (SpotSample, cached_arrays, covered_share, fill_cache, firm_l
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
 TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
+#: Training renders of the second cover classifier (validated on the same renders as the first).
+SECOND_TRAIN_SEED = 1_100_000
 VAL_RATIO = 0.15
 #: Samples per render, roughly (to turn a sample count into a number of renders).
 SAMPLES_PER_RENDER = 170
@@ -237,6 +240,13 @@ CELLS_RECIPE = register(Recipe(
     settings={"epochs": 16, "batch_size": 128, "learning_rate": 3e-3},
     train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(16, 32, 64, 96), pool_grid=2, split=split_by_render,
 ))
+
+#: The second cover classifier: the same network and recipe on other training renders.
+SECOND_CELLS_RECIPE = register(replace(
+    CELLS_RECIPE, name=SECOND_CELLS_MODEL, train_seed=SECOND_TRAIN_SEED,
+    description="Ligretto board spaces, the recogniser's second opinion: the same recipe on other training renders",
+    measured_on=(f"spaces of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
+                 f"{SECOND_TRAIN_SEED}..), cut at the render's true space corners; not photographs of a real set")))
 
 TOKENS_RECIPE = register(Recipe(
     name=TOKENS_MODEL,

@@ -35,8 +35,9 @@ from ..crop import crop
 from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
+from .common import RecognitionError
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
-from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, TOKENS_MODEL
+from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
 from .ligretto_pairs import match
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -123,10 +124,19 @@ class LigrettoReading:
 
 
 class LigrettoRecogniser:
-    """Reads Ligretto photographs; also the live session's recogniser (``recognise``, ``annotate``)."""
+    """Reads Ligretto photographs; also the live session's recogniser (``recognise``, ``annotate``).
 
-    def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None):
-        self.cell_model, self.token_model = cell_model, token_model
+    ``second``, when given, is a second cover classifier with the cell model's labels and input
+    (:data:`~.ligretto_labels.SECOND_CELLS_MODEL`), asked about the spaces read below
+    :data:`SECOND_LOOK_BELOW` as one more look."""
+
+    def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None,
+                 second: Classifier | None = None):
+        if second is not None and (second.labels != cell_model.labels
+                                   or second.card.preprocessing != cell_model.card.preprocessing):
+            raise RecognitionError(f"model {second.card.name!r} does not read spaces as {cell_model.card.name!r} "
+                                   "does (labels or input differ)")
+        self.cell_model, self.token_model, self.second = cell_model, token_model, second
         self.zones = zones or zones_for(None)
         self._last: tuple[Observation, LigrettoReading] | None = None
 
@@ -134,8 +144,10 @@ class LigrettoRecogniser:
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> "LigrettoRecogniser":
         """The shipped models (or those in ``model_dir``) with the zones of ``profile``."""
         folder = Path(model_dir) if model_dir is not None else MODELS_DIR
+        second = folder / f"{SECOND_CELLS_MODEL}{CARD_SUFFIX}"
         return cls(Classifier.open(folder / f"{CELLS_MODEL}{CARD_SUFFIX}"),
-                   Classifier.open(folder / f"{TOKENS_MODEL}{CARD_SUFFIX}"), zones_for(profile))
+                   Classifier.open(folder / f"{TOKENS_MODEL}{CARD_SUFFIX}"), zones_for(profile),
+                   second=Classifier.open(second) if second.is_file() else None)
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
@@ -170,9 +182,10 @@ class LigrettoRecogniser:
         quads_px = board.cell_quads_image().reshape(-1, 4, 2)
         prep = self.cell_model.card.preprocessing
         tensor = crop(image, list(quads_px), prep)
+        others = [] if self.second is None else [lambda qs: self.second.predict(crop(image, qs, prep)).probabilities]
         cover = with_second_looks(lambda qs: self.cell_model.predict(crop(image, qs, prep)).probabilities,
                                   list(quads_px), SECOND_LOOKS, SECOND_LOOK_BELOW,
-                                  first=self.cell_model.predict(tensor).probabilities)
+                                  first=self.cell_model.predict(tensor).probabilities, others=others)
         if self.token_model.card.preprocessing == self.cell_model.card.preprocessing:
             token = self.token_model.predict(tensor)
         else:

@@ -12,6 +12,8 @@ from ...models.card import CropSettings, Preprocessing
 from ...rules.ligretto.catalogue import BORDERS
 
 CELLS_MODEL, TOKENS_MODEL = "ligretto-cells", "ligretto-tokens"
+#: The second cover classifier (the same recipe on other renders): a second opinion on unsure spaces.
+SECOND_CELLS_MODEL = "ligretto-cells-b"
 EMPTY, START, HIDDEN, OFF = "empty", "start", "hidden", "off"
 CARD, JOKER = "card", "joker"
 TOKEN, NO_TOKEN = "token", "none"
