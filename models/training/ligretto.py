@@ -59,9 +59,9 @@ SAMPLES_PER_RENDER = 170
 FIRM_SHARE_HIGH, FIRM_SHARE_LOW = 0.65, 0.55
 #: Cached context around each sample: the quad plus this margin, at this size (h, w) px.
 CONTEXT_MARGIN, CONTEXT_SIZE = 0.5, (64, 64)
-#: Bumped when what is cut from a render changes: "v3" since the renderer and the labels moved on
-#: from what the v2 files hold (137 of the first 565 training and validation renders cut
-#: differently, 2026-11-30), so that a warm cache never trains on stale samples.
+#: Bumped when what is cut from a render changes: "v3" since the code that renders, labels and
+#: locates moved on from what the v2 files hold (137 of the first 565 training and validation
+#: renders cut differently, 2026-11-30), so that a warm cache never trains on stale samples.
 CACHE_VERSION = "v3"
 
 
