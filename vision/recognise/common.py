@@ -62,6 +62,15 @@ class ZonesError(RecognitionError):
     """A zones description (file or profile override) that is malformed; names the field."""
 
 
+def check_second_model(first: Any, second: Any, what: str) -> None:
+    """Raise unless ``second`` (a :class:`~..classifier.Classifier`, or None) reads ``what`` as
+    ``first`` does: the same labels and the same input, so that its probabilities can join the
+    first's (:func:`~..second_looks.with_second_looks`)."""
+    if second is not None and (second.labels != first.labels or second.card.preprocessing != first.card.preprocessing):
+        raise RecognitionError(f"model {second.card.name!r} does not read {what} as {first.card.name!r} "
+                               "does (labels or input differ)")
+
+
 @dataclass(frozen=True, eq=False)
 class TableView:
     """Where the table lies in one image.

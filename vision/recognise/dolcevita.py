@@ -28,7 +28,7 @@ from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, parse_n
 from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
 from ..second_looks import View, with_second_looks
-from .common import RecognitionError, TableView, load_zones, locate_table
+from .common import RecognitionError, TableView, check_second_model, load_zones, locate_table
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 
@@ -293,10 +293,7 @@ class DolceVitaRecogniser:
         missing = sorted(set(LABELS) - set(classifier.labels))
         if missing:
             raise RecognitionError(f"model {classifier.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
-        if second is not None and (second.labels != classifier.labels
-                                   or second.card.preprocessing != classifier.card.preprocessing):
-            raise RecognitionError(f"model {second.card.name!r} does not read spots as {classifier.card.name!r} "
-                                   "does (labels or input differ)")
+        check_second_model(classifier, second, "spots")
         self.classifier, self.second = classifier, second
         self.zones = zones or load_dolcevita_zones()
         self.min_confidence = min_confidence

@@ -35,7 +35,7 @@ from ..crop import crop
 from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
-from .common import RecognitionError
+from .common import check_second_model
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
 from .ligretto_pairs import match
@@ -132,10 +132,7 @@ class LigrettoRecogniser:
 
     def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None,
                  second: Classifier | None = None):
-        if second is not None and (second.labels != cell_model.labels
-                                   or second.card.preprocessing != cell_model.card.preprocessing):
-            raise RecognitionError(f"model {second.card.name!r} does not read spaces as {cell_model.card.name!r} "
-                                   "does (labels or input differ)")
+        check_second_model(cell_model, second, "spaces")
         self.cell_model, self.token_model, self.second = cell_model, token_model, second
         self.zones = zones or zones_for(None)
         self._last: tuple[Observation, LigrettoReading] | None = None
