@@ -10,6 +10,9 @@ its game. Kinds (:data:`KINDS`):
                     sentence, moves, score; snapshot: the frame with the offending piece outlined)
 ``flag_accepted``   the players let a flagged change stand (data: flag = the flagged event's seq)
 ``flag_undone``     the players took a flagged change back (data: flag; state: the state before it)
+``flag_withdrawn``  the camera's flag closed by itself: the table later showed a position the rules
+                    reach legally from the state before it (a misreading, or the piece taken back);
+                    data: flag; state: the state before it
 ``state_corrected`` a player corrected a misread item or the state on the dashboard (data: how =
                     reading or state, moves, violations, score), or put the table back as the game
                     has it (data: how = table, changes)
@@ -29,12 +32,12 @@ from typing import Any
 
 from .input import InputError
 
-KINDS = ("game_started", "move_accepted", "illegal_flagged", "flag_accepted", "flag_undone",
+KINDS = ("game_started", "move_accepted", "illegal_flagged", "flag_accepted", "flag_undone", "flag_withdrawn",
          "state_corrected", "unexplained_change", "round_end", "game_end", "game_stopped")
 #: Kinds that may leave a decision open (accept or undo) when they carry violations.
 FLAGGING_KINDS = ("illegal_flagged", "state_corrected")
 #: Kinds that close a flag.
-DECISION_KINDS = ("flag_accepted", "flag_undone")
+DECISION_KINDS = ("flag_accepted", "flag_undone", "flag_withdrawn")
 #: Longest one-line summary stored (characters).
 MAX_SUMMARY = 300
 
@@ -147,3 +150,19 @@ def open_flags(events: list[Event]) -> list[Event]:
     """The flagged events of one game not yet accepted or undone, oldest first."""
     decided = {e.data.get("flag") for e in events if e.kind in DECISION_KINDS}
     return [e for e in events if e.flag_open_candidate and e.seq not in decided]
+
+
+def standing_flags(events: list[Event]) -> list[Event]:
+    """The camera's open flags (``illegal_flagged``, neither accepted, undone nor withdrawn) that
+    the state now stands on: the run of them since the last other change of state, latest first.
+
+    A flag raised before a move was accepted, or before a correction, belongs to an earlier
+    position: a new flag that names the same rule and pieces is news, not a repeat.
+    """
+    still_open = {e.seq for e in open_flags(events)}
+    out = []
+    for event in reversed([e for e in events if e.state is not None]):
+        if event.kind != "illegal_flagged" or event.seq not in still_open:
+            break
+        out.append(event)
+    return out

@@ -19,12 +19,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from .calibration.profile import Profile
-from .events import Event, EventDraft, open_flags
+from .events import DECISION_KINDS, Event, EventDraft, open_flags, standing_flags
 from .gamelog import GameLog, GameRecord, PlayerInfo
 from .input import InputError
 from .live.calibration_status import calibration_status
 from .live.hub import Hub, Picture
-from .live.judge import correction_events, milestones, reading_events, repeats_open_flag
+from .live.judge import (clears_flags, correction_events, milestones, reading_events, repeats_open_flag,
+                         withdrawal_events)
 from .live.loop import FrameLoop, StreamSettings, encode_jpeg
 from .live.recognition import Recogniser, recogniser_for, recognisable_games
 from .live.sources import SourceChoice, allowed_source
@@ -60,6 +61,14 @@ class SessionSettings:
     #: Width in pixels and JPEG quality of the flag snapshots kept in the log.
     snapshot_width: int = 1280
     snapshot_quality: int = 85
+    #: Withdraw the camera's open flags when a later reading is legal from the state before them
+    #: (a misreading, or the piece taken back); at most this many flags back (0: never).
+    withdraw_flags: int = 3
+
+    def __post_init__(self) -> None:
+        if isinstance(self.withdraw_flags, bool) or not isinstance(self.withdraw_flags, int) \
+                or not 0 <= self.withdraw_flags <= 10:
+            raise InputError(f"withdraw_flags is a whole number of flags in 0..10, got {self.withdraw_flags!r}")
 
 
 @dataclass
@@ -202,12 +211,49 @@ class Session:
                 self._publish_view()
                 return
             self._problem = None
-            drafts = reading_events(current.rules, current.state, verdict, current.record.players,
-                                    lambda flags: self._snapshot(frame.image, observation, flags),
-                                    observation=observation.to_json(), previous=current.seen)
-            self._commit([d for d in drafts if not repeats_open_flag(d, current.flags)])
-            current.seen = observation.to_json()  # only once recorded: a failed commit reads the scene again
+            seen = observation.to_json()
+            drafts = None if verdict.legal else self._withdrawal(current, observation, frame)
+            if drafts is None:
+                drafts = reading_events(current.rules, current.state, verdict, current.record.players,
+                                        lambda flags: self._snapshot(frame.image, observation, flags),
+                                        observation=seen, previous=current.seen)
+            if any(d.kind == "illegal_flagged" for d in drafts):
+                standing = standing_flags(self.log.events(current.record.id))
+                drafts = [d for d in drafts if not repeats_open_flag(d, standing)]
+            self._commit(drafts)
+            current.seen = seen  # only once recorded: a failed commit reads the scene again
         self._publish_view()
+
+    def read(self, observation: Any, frame: Frame) -> None:
+        """Referee one settled reading of ``frame`` as the live loop does (the loop calls it for
+        each voted observation; a benchmark may feed readings itself)."""
+        self._on_reading(observation, frame)
+
+    def _withdrawal(self, current: _Game, observation: Any, frame: Frame) -> list[EventDraft] | None:
+        """Drafts that withdraw the camera's latest open flags and record the reading from the
+        state before them, when from there it is legal (:func:`clears_flags`); else None.
+
+        A misread piece is flagged; the next readings, right again, would each be judged from
+        the position the flag kept and flagged in turn. Refereed from before the flag they are
+        legal, so the flag is withdrawn instead (recorded, with the flag's snapshot kept).
+        Up to ``settings.withdraw_flags`` flags in a row are looked back over, latest first.
+        Caller holds the lock."""
+        events = self.log.events(current.record.id)
+        seen = observation.to_json()
+        flags: list[tuple[int, dict]] = []
+        for event in standing_flags(events)[:self.settings.withdraw_flags]:
+            before = self._state_before(events, event.seq)
+            flags.append((event.seq, before))
+            base = current.rules.state_from_json(before)
+            try:
+                verdict = current.rules.referee(base, observation)
+            except RulesError:
+                return None
+            if clears_flags(current.rules, base, current.state, verdict, seen):
+                return withdrawal_events(flags) + reading_events(
+                    current.rules, base, verdict, current.record.players,
+                    lambda flags: self._snapshot(frame.image, observation, flags), observation=seen)
+        return None
 
     def _snapshot(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> bytes | None:
         current = self._game
@@ -240,7 +286,7 @@ class Session:
             if draft.kind == "game_end":
                 self.log.set_status(current.record.id, "over")
             committed.append(event)
-            if event.flag_open_candidate or draft.kind in ("flag_accepted", "flag_undone"):
+            if event.flag_open_candidate or draft.kind in DECISION_KINDS:
                 current.flags = open_flags(self.log.events(current.record.id))
             self.hub.publish("event", event.to_json())
         return committed

@@ -25,6 +25,12 @@ from ..bench import format_table, machine
                    "real recogniser (with --game; slow, so not part of a plain bench).")
 @click.option("--placements", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Demo placements refereed by --flags.")
+@click.option("--in-sequence", is_flag=True,
+              help="With --flags: follow each demo game through a live session, every reading refereed from the "
+                   "state the session holds (flags and misreadings included), not from the true state.")
+@click.option("--withdraw-flags", type=click.IntRange(0, 10), default=None,
+              help="With --in-sequence: open flags a later legal reading may withdraw (0: never) "
+                   "[default: the session's].")
 @click.option("--scenes", type=click.IntRange(min=1), default=300, show_default=True,
               help="Renders read by --recognition (test seeds 3000000 + --seed ..).")
 @click.option("--render", "do_render", is_flag=True,
@@ -42,8 +48,8 @@ from ..bench import format_table, machine
 @click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
 def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_game: str, scenes: int,
-            do_flags: bool, placements: int, do_render: bool, renders: int, render_seconds: float, do_dice: bool,
-            dice_data: Path | None, games: int, seed: int, as_json: bool) -> None:
+            do_flags: bool, placements: int, in_sequence: bool, withdraw_flags: int | None, do_render: bool,
+            renders: int, render_seconds: float, do_dice: bool, dice_data: Path | None, games: int, seed: int, as_json: bool) -> None:
     """Measure speed and accuracy. With no area flag, every area is measured (--dice only
     where its photos are found)."""
     everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags)
@@ -70,7 +76,12 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
             if done % 50 == 0 or done == total:
                 click.echo(f"  flags {recognition_game}: {done}/{total} placements", err=True)
 
-        figures += flags_bench.run(recognition_game, placements, seed, progress=flag_progress)
+        if in_sequence:
+            from ..bench import flags_sequence
+            figures += flags_sequence.run(recognition_game, placements, seed, withdraw_flags=withdraw_flags,
+                                          progress=flag_progress)
+        else:
+            figures += flags_bench.run(recognition_game, placements, seed, progress=flag_progress)
     if do_render or everything:
         from ..bench import render as render_bench
         figures += render_bench.run(render_seconds, renders, seed,

@@ -12,6 +12,7 @@ now shows the state again (a player put a piece back), it is a ``state_corrected
 from __future__ import annotations
 
 import json
+from collections import Counter
 from types import ModuleType
 from typing import Any, Callable, Sequence
 
@@ -188,7 +189,9 @@ def repeats_open_flag(draft: EventDraft, open_flags: Sequence[Any]) -> bool:
 
     A misreading the state cannot take in (or an illegal change nobody has decided on yet) is
     seen again at every later reading of the table; the players are told once, and the open
-    flag stays until they accept or undo it.
+    flag stays until they accept or undo it. The session passes the flags the state stands on
+    (:func:`~tableref.events.standing_flags`): an older open flag that names the same card (Dolce
+    Vita's number cards return to the hands each round) does not hide a new placement's flag.
     """
     if draft.kind != "illegal_flagged" or not draft.data:
         return False
@@ -241,6 +244,42 @@ def reading_events(rules: ModuleType, before: Any, verdict: Verdict, players: Se
                                  "score": score, "note": verdict.note},
                            state=state, snapshot=snapshot(verdict.violations))
     return [draft, *milestones(rules, before, verdict.state, players)]
+
+
+def clears_flags(rules: ModuleType, base: Any, flagged: Any, verdict: Verdict, observation: dict) -> bool:
+    """Whether a reading shows that what the camera's open flags saw is no longer on the table.
+
+    ``base`` is the state before the flags, ``flagged`` the one they left, ``verdict`` the
+    reading refereed from ``base``. Two things must hold: from ``base`` the reading is legal
+    (legal moves, or the table exactly as ``base`` has it), and at some place the flags
+    changed, the reading now shows plainly what that legal explanation has there, not what the
+    flags saw (something they saw added is gone, or something they saw taken is back): a
+    misreading, or the piece taken back. A flagged piece merely hidden (a hand over it) shows
+    as unknown, which no legal state has; a flagged piece still lying there (a card played out
+    of turn, then the player whose turn it was playing too) keeps its flag, although a legal
+    order of the same moves could explain the table now.
+    """
+    if not verdict.legal:
+        return False
+    if not verdict.moves and observation_changes(rules.observe(base).to_json(), observation):
+        return False
+    was, saw = _places(rules.observe(base).to_json()), _places(rules.observe(flagged).to_json())
+    legal, now = _places(rules.observe(verdict.state).to_json()), _places(observation)
+    for place in set(was) | set(saw):
+        before, flagged_there, seen = (Counter(d.get(place, [])) for d in (was, saw, now))
+        if before == flagged_there or now.get(place, []) != legal.get(place, []):
+            continue
+        if (flagged_there - before) - seen or (before - flagged_there) & seen:
+            return True
+    return False
+
+
+def withdrawal_events(flags: Sequence[tuple[int, dict]]) -> list[EventDraft]:
+    """``flag_withdrawn`` drafts for the camera's flags ``(seq, state before it)``, the latest
+    first, so that the last draft leaves the state the earliest flag started from."""
+    return [EventDraft("flag_withdrawn", f"Flag {seq} withdrawn: the table now shows a legal position without "
+                       "it (a misreading, or the piece was taken back)", data={"flag": seq}, state=state)
+            for seq, state in sorted(flags, reverse=True)]
 
 
 def correction_events(rules: ModuleType, before: Any, after: Any, how: str, players: Sequence[PlayerInfo],

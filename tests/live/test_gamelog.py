@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from tableref.events import EventDraft, EventError, open_flags
+from tableref.events import EventDraft, EventError, open_flags, standing_flags
 from tableref.gamelog import GameLog, GameNotFound, LogError, PlayerInfo
 from tableref.input import InputError
 
@@ -102,6 +102,26 @@ def test_open_flags_close_with_a_decision(gamelog):
     gamelog.append(record.id, EventDraft("illegal_flagged", "f2", 1, {"violations": [{"code": "a.b"}]}, {}))
     gamelog.append(record.id, EventDraft("flag_accepted", "ok", data={"flag": 1}))
     assert [e.seq for e in open_flags(gamelog.events(record.id))] == [2]
+
+
+FLAG = {"violations": [{"code": "dolcevita.not_your_turn", "player": 1, "pieces": ["yellow:5"]}]}
+
+
+@pytest.mark.parametrize("later, standing", [
+    ([], [2]),
+    ([("illegal_flagged", FLAG, {"n": 2})], [3, 2]),          # a run of flags, latest first
+    ([("move_accepted", {}, {"n": 2})], []),                   # a move accepted since: the flag is older
+    ([("flag_accepted", {"flag": 2}, None)], []),              # decided
+    ([("flag_withdrawn", {"flag": 2}, {"n": 0})], []),         # withdrawn by the table
+    ([("round_end", {}, None), ("illegal_flagged", FLAG, {"n": 2})], [4, 2]),  # no state: no break
+])
+def test_standing_flags_are_the_open_flags_since_the_last_other_change(gamelog, later, standing):
+    record = gamelog.create_game("dolcevita", PLAYERS, {}, 3, {"n": 0})
+    gamelog.append(record.id, EventDraft("game_started", "start"))
+    gamelog.append(record.id, EventDraft("illegal_flagged", "Bob out of turn", 1, FLAG, {"n": 1}))
+    for kind, data, state in later:
+        gamelog.append(record.id, EventDraft(kind, kind, None, data, state))
+    assert [e.seq for e in standing_flags(gamelog.events(record.id))] == standing
 
 
 @pytest.mark.parametrize("game_id", ["nope", "../etc/passwd", "", "a" * 100])

@@ -6,7 +6,7 @@ import pytest
 
 from tableref.events import Event, EventDraft
 from tableref.gamelog import PlayerInfo
-from tableref.live.judge import (_moves_text, describe_move, milestones, observation_changes, reading_events,
+from tableref.live.judge import (_moves_text, clears_flags, describe_move, milestones, observation_changes, reading_events,
                                  repeats_open_flag, rounds_done)
 from tableref.rules.dolcevita.catalogue import number_label
 from tableref.rules import game
@@ -168,3 +168,25 @@ def test_a_flag_already_open_is_not_raised_again(draft_kind, draft_violations, o
     flags = [Event("game", k + 1, 0.0, "illegal_flagged", "open flag", 0, {"violations": v}, None)
              for k, v in enumerate(open_violations)]
     assert repeats_open_flag(draft, flags) is expected
+
+
+@pytest.mark.parametrize("reading, expected", [
+    ("next", True),       # the flagged card was a misreading: the next move, seen right
+    ("put_back", True),   # the card taken back off the table
+    ("hidden", False),    # a hand over the flagged card: unknown there, nothing plainly gone
+    ("still", False),     # the card still lies there and the next move was made: legal in another order
+])
+def test_a_flag_clears_only_when_the_table_plainly_shows_what_it_saw_gone(reading, expected):
+    rules, state, seen, stray = _dolcevita_position()
+    flagged_reading = {**seen, "items": seen["items"] + [stray]}
+    flag = rules.referee(state, rules.observation_from_json(flagged_reading))
+    assert not flag.legal
+    _, steps = _steps("dolcevita", seed=5)
+    after = rules.observe(steps[2][2]).to_json()
+    hidden = {"label": "unknown", "where": stray["where"], "confidence": 0.0}
+    shown = {"next": after, "put_back": seen, "hidden": {**seen, "items": seen["items"] + [hidden]},
+             "still": {**after, "items": after["items"] + [stray]}}[reading]
+    verdict = rules.referee(state, rules.observation_from_json(shown))
+    assert clears_flags(rules, state, flag.state, verdict, shown) is expected
+    if reading == "still":
+        assert verdict.legal and len(verdict.moves) == 2  # what the condition on the places is for

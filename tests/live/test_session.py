@@ -300,3 +300,46 @@ def test_changes_no_move_explains_are_recorded(tmp_path, scenes):
         session.close()
         gamelog.close()
         unregister_source("table")
+
+
+@pytest.mark.parametrize("shown, withdraw, kinds, final", [
+    # a misread card flagged, then the table read right: the flag is withdrawn, the move accepted
+    ([1, 3], 3, ["illegal_flagged", "flag_withdrawn", "move_accepted"], 1),
+    # the same without withdrawals: the right reading is judged from the flagged position
+    ([1, 3], 0, ["illegal_flagged", "illegal_flagged"], None),
+    # a card out of turn taken back off the table: the flag closes by itself
+    ([1, 0], 3, ["illegal_flagged", "flag_withdrawn"], 0),
+    # a card out of turn left lying while the next player moves: the flag stays open
+    ([1, 2], 3, ["illegal_flagged", "move_accepted"], None),
+])
+def test_a_flag_the_table_no_longer_shows_is_withdrawn(tmp_path, scenes, shown, withdraw, kinds, final):
+    from tableref.bench.scripted import ScriptedTable
+
+    states, observations = scenes
+    ls.register(GAME, {0: observations[0], 1: _illegal(observations[0], states[0]),
+                       2: _illegal(observations[1], states[0]), 3: observations[1]})
+    table = ScriptedTable(fps=60.0)
+    register_source("table", lambda argument, settings: table, replace=True)
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog, SessionSettings(withdraw_flags=withdraw))
+    try:
+        record = session.start_game(GAME, PLAYERS, seed=SEED)
+        session.set_source("table")
+        for scene, expected in zip(shown, (2, 1 + len(kinds))):
+            table.show(scene)
+            ls.wait_for(lambda: len(gamelog.events(record.id)) >= expected)
+        events = gamelog.events(record.id)
+        assert [e.kind for e in events[1:]] == kinds
+        flag = events[1]
+        if final is None:
+            assert session.view()["state"] != states[1].to_json()
+            assert flag.seq in [f["seq"] for f in session.view()["flags"]]
+        else:
+            assert session.view()["state"] == states[final].to_json() and session.view()["flags"] == []
+            withdrawn = events[2]
+            assert withdrawn.data == {"flag": flag.seq} and withdrawn.player is None
+            assert withdrawn.state == states[0].to_json() and gamelog.event(record.id, flag.seq).snapshot
+    finally:
+        session.close()
+        gamelog.close()
+        unregister_source("table")
