@@ -74,9 +74,12 @@ def _stop_on_sigterm() -> None:
 @click.option("--loop", "loop_files", is_flag=True, help="Start an image folder or video file again when it ends.")
 @click.option("--plugin", "plugins", multiple=True, metavar="MODULE",
               help="Import MODULE first (it may register recognisers or frame sources); repeatable.")
+@click.option("--withdraw-flags", type=click.IntRange(0, 10), default=3, show_default=True,
+              help="The camera's open flags (in a row, latest first) that a later reading may withdraw when it is "
+                   "legal from before them and plainly shows what they saw gone; 0: flags stay until decided.")
 def command(source: str | None, game_name: str | None, players: int, seed: int | None, host: str, port: int,
             log_path: Path, profile_path: Path | None, fps: float | None, loop_files: bool,
-            plugins: tuple[str, ...]) -> None:
+            plugins: tuple[str, ...], withdraw_flags: int) -> None:
     """Referee a game live from the camera and serve the dashboard."""
     from werkzeug.serving import make_server
 
@@ -90,7 +93,8 @@ def command(source: str | None, game_name: str | None, players: int, seed: int |
     if fps is not None:
         capture = capture.replaced(folder_fps=fps, video_fps=fps)
     gamelog = GameLog(log_path)
-    session = Session(gamelog, SessionSettings(capture=capture), profile=profile, launch_source=source)
+    session = Session(gamelog, SessionSettings(capture=capture, withdraw_flags=withdraw_flags), profile=profile,
+                      launch_source=source)
     try:
         resumed = session.resume()
         if resumed is not None:

@@ -20,6 +20,7 @@ def _taken_port():
     (["--plugin", "no_such_module_here"], "cannot be imported"),
     (["--source", "{tmp}/no-such-folder"], "no such file or folder"),
     (["--port", "70000"], "70000"),
+    (["--withdraw-flags", "11"], "withdraw-flags"),
     (["--game", "chess"], "chess"),
     (["--port", "{taken}"], "cannot listen"),
 ])
