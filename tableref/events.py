@@ -10,8 +10,8 @@ its game. Kinds (:data:`KINDS`):
                     sentence, moves, score; snapshot: the frame with the offending piece outlined)
 ``flag_accepted``   the players let a flagged change stand (data: flag = the flagged event's seq)
 ``flag_undone``     the players took a flagged change back (data: flag; state: the state before it)
-``flag_withdrawn``  the camera's flag closed by itself: the table later showed a position the rules
-                    reach legally from the state before it (a misreading, or the piece taken back);
+``flag_withdrawn``  the camera's flag closed by itself: a later reading, legal from the state before
+                    it, plainly showed what it saw gone (a misreading, or the piece taken back);
                     data: flag; state: the state before it
 ``state_corrected`` a player corrected a misread item or the state on the dashboard (data: how =
                     reading or state, moves, violations, score), or put the table back as the game
@@ -147,7 +147,7 @@ class Event:
 
 
 def open_flags(events: list[Event]) -> list[Event]:
-    """The flagged events of one game not yet accepted or undone, oldest first."""
+    """The flagged events of one game not yet accepted, undone or withdrawn, oldest first."""
     decided = {e.data.get("flag") for e in events if e.kind in DECISION_KINDS}
     return [e for e in events if e.flag_open_candidate and e.seq not in decided]
 

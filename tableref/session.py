@@ -25,7 +25,7 @@ from .input import InputError
 from .live.calibration_status import calibration_status
 from .live.hub import Hub, Picture
 from .live.judge import (clears_flags, correction_events, milestones, reading_events, repeats_open_flag,
-                         withdrawal_events)
+                         rounds_done, withdrawal_events)
 from .live.loop import FrameLoop, StreamSettings, encode_jpeg
 from .live.recognition import Recogniser, recogniser_for, recognisable_games
 from .live.sources import SourceChoice, allowed_source
@@ -250,9 +250,12 @@ class Session:
             except RulesError:
                 return None
             if clears_flags(current.rules, base, current.state, verdict, seen):
-                return withdrawal_events(flags) + reading_events(
-                    current.rules, base, verdict, current.record.players,
-                    lambda flags: self._snapshot(frame.image, observation, flags), observation=seen)
+                drafts = reading_events(current.rules, base, verdict, current.record.players,
+                                        lambda flags: self._snapshot(frame.image, observation, flags),
+                                        observation=seen)
+                scored = rounds_done(current.state.to_json()) or 0  # a round's end the flags already recorded
+                return withdrawal_events(flags) + [d for d in drafts
+                                                   if d.kind != "round_end" or d.data["round"] > scored]
         return None
 
     def _snapshot(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> bytes | None:
