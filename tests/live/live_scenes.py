@@ -151,7 +151,7 @@ def doubtful_card(observation: dict, index: int = 0) -> dict:
 
 
 #: The scenes of :func:`dashboard_game`, in the order they are shown.
-OPENING, FIRST_MOVE, LAST_DISTRIBUTION, ROUND_END, STRAY, PUT_BACK, STRAY_AGAIN, DOUBTFUL = range(8)
+OPENING, FIRST_MOVE, LAST_DISTRIBUTION, ROUND_END, STRAY, PUT_BACK, STRAY_AGAIN, DOUBTFUL, TAKEN_BACK = range(9)
 #: The game :func:`dashboard_game` plays: Dolce Vita for two, seed 5, whose first round ends at move 18.
 DASHBOARD_GAME, DASHBOARD_SEED, ROUND_END_MOVE = "dolcevita", 5, 18
 
@@ -169,5 +169,5 @@ def dashboard_game() -> tuple[list, dict[int, dict]]:
     stray = stray_card(observations[ROUND_END_MOVE], at_end)
     scenes = {OPENING: observations[0], FIRST_MOVE: observations[1], LAST_DISTRIBUTION: observations[ROUND_END_MOVE - 1],
               ROUND_END: observations[ROUND_END_MOVE], STRAY: stray, PUT_BACK: observations[ROUND_END_MOVE],
-              STRAY_AGAIN: stray, DOUBTFUL: doubtful_card(stray)}
+              STRAY_AGAIN: stray, DOUBTFUL: doubtful_card(stray), TAKEN_BACK: observations[ROUND_END_MOVE]}
     return states, scenes

@@ -1,7 +1,8 @@
 """The dashboard in plain Chromium (Playwright) with no network: it opens on the demo and its camera
 image updates; on a scripted table (the scene recogniser of live_scenes), a game is played
 through it scene by scene: a move, a round's end on the scoreboard and the chart, a flag with
-its snapshot, undo and accept, a table put back, an unexplained change, a camera unplugged.
+its snapshot, withdrawn when the card is taken back, undo and accept, a table put back, an
+unexplained change, a camera unplugged.
 
 Each step waits (generously, for loaded machines) for what the page must show; no sleeps."""
 
@@ -151,6 +152,14 @@ def test_a_game_played_through_the_dashboard(browser, tmp_path):
         image = cv2.imdecode(np.frombuffer(snapshot.body(), np.uint8), cv2.IMREAD_COLOR)
         assert ((image[:, :, 2] > 200) & (image[:, :, 1] < 60) & (image[:, :, 0] < 60)).sum() > 20
         flagged_board = page.inner_text("#board")
+
+        # the card taken back off the table before anyone decides: the flag withdraws itself
+        ls.show(control, ls.TAKEN_BACK)
+        page.wait_for_selector("#flags li.flag", state="detached")
+        assert "withdrawn" in _logged(page, "flag_withdrawn").inner_text()
+        assert get_json(url + "/api/state")["state"] == states[ls.ROUND_END_MOVE].to_json()
+        ls.show(control, ls.STRAY)  # and laid again: flagged again
+        page.wait_for_selector("#flags li.flag")
 
         # undo: the flag closes and the state is the one before the card
         page.click("#flags button:has-text('Undo')")
