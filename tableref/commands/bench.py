@@ -49,7 +49,8 @@ from ..bench import format_table, machine
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
 def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_game: str, scenes: int,
             do_flags: bool, placements: int, in_sequence: bool, withdraw_flags: int | None, do_render: bool,
-            renders: int, render_seconds: float, do_dice: bool, dice_data: Path | None, games: int, seed: int, as_json: bool) -> None:
+            renders: int, render_seconds: float, do_dice: bool, dice_data: Path | None, games: int, seed: int,
+            as_json: bool) -> None:
     """Measure speed and accuracy. With no area flag, every area is measured (--dice only
     where its photos are found)."""
     everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags)

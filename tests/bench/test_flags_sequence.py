@@ -46,7 +46,8 @@ def _follow(tmp_path, game_name, steps, eyes, withdraw=3):
     finally:
         session.close()
         gamelog.close()
-    return follower.tally, {f.name.split(": ", 1)[1]: f.value for f in figures(game_name, follower.tally, [0.1], "a test")}
+    named = figures(game_name, follower.tally, [0.1], "a test")
+    return follower.tally, {f.name.split(": ", 1)[1]: f.value for f in named}
 
 
 @pytest.mark.parametrize("game_name, steps", [("dolcevita", 40), ("ligretto", 30)])

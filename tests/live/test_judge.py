@@ -6,8 +6,8 @@ import pytest
 
 from tableref.events import Event, EventDraft
 from tableref.gamelog import PlayerInfo
-from tableref.live.judge import (_moves_text, clears_flags, describe_move, milestones, observation_changes, reading_events,
-                                 repeats_open_flag, rounds_done)
+from tableref.live.judge import (_moves_text, clears_flags, describe_move, milestones, observation_changes,
+                                 reading_events, repeats_open_flag, rounds_done)
 from tableref.rules.dolcevita.catalogue import number_label
 from tableref.rules import game
 from tableref.rules.playout import random_playout
