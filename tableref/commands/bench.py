@@ -53,6 +53,10 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
             as_json: bool) -> None:
     """Measure speed and accuracy. With no area flag, every area is measured (--dice only
     where its photos are found)."""
+    if in_sequence and not do_flags:
+        raise click.UsageError("--in-sequence goes with --flags (the flag benchmark followed in sequence)")
+    if withdraw_flags is not None and not in_sequence:
+        raise click.UsageError("--withdraw-flags goes with --flags --in-sequence")
     everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags)
     figures = []
     if do_rules or everything:

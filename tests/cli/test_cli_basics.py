@@ -33,7 +33,8 @@ def test_version(run_cli):
     assert result.code == 0 and __version__ in result.out
 
 
-@pytest.mark.parametrize("words", [("no-such-command",), ("rules", "new"), ("bench", "--no-such-flag")])
+@pytest.mark.parametrize("words", [("no-such-command",), ("rules", "new"), ("bench", "--no-such-flag"),
+                                   ("bench", "--in-sequence"), ("bench", "--flags", "--withdraw-flags", "2")])
 def test_bad_usage_exits_2(words, run_cli):
     result = run_cli(*words)
     assert result.code == 2, result
