@@ -24,8 +24,8 @@ from .gamelog import GameLog, GameRecord, PlayerInfo
 from .input import InputError
 from .live.calibration_status import calibration_status
 from .live.hub import Hub, Picture
-from .live.judge import (clears_flags, correction_events, milestones, reading_events, repeats_open_flag,
-                         rounds_done, withdrawal_events)
+from .live.judge import (clears_flags, correction_events, milestones, places_gone, reading_events,
+                         repeats_open_flag, rounds_done, withdrawal_events)
 from .live.loop import FrameLoop, StreamSettings, encode_jpeg
 from .live.recognition import Recogniser, recogniser_for, recognisable_games
 from .live.sources import SourceChoice, allowed_source
@@ -245,6 +245,8 @@ class Session:
             before = self._state_before(events, event.seq)
             flags.append((event.seq, before))
             base = current.rules.state_from_json(before)
+            if not places_gone(current.rules, base, current.state, seen):
+                continue  # all the flags saw is still there: no need to referee again
             try:
                 verdict = current.rules.referee(base, observation)
             except RulesError:

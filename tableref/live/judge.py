@@ -246,6 +246,20 @@ def reading_events(rules: ModuleType, before: Any, verdict: Verdict, players: Se
     return [draft, *milestones(rules, before, verdict.state, players)]
 
 
+def places_gone(rules: ModuleType, base: Any, flagged: Any, observation: dict) -> list[str]:
+    """The places where a reading contradicts what the camera's open flags saw: they took the
+    table from ``base`` to ``flagged``, and there now something they saw added is gone, or
+    something they saw taken is back. Cheap: the session asks it before refereeing again."""
+    was, saw, now = (_places(x) for x in (rules.observe(base).to_json(), rules.observe(flagged).to_json(),
+                                          observation))
+    out = []
+    for place in sorted(set(was) | set(saw)):
+        before, flagged_there, seen = (Counter(d.get(place, [])) for d in (was, saw, now))
+        if before != flagged_there and ((flagged_there - before) - seen or (before - flagged_there) & seen):
+            out.append(place)
+    return out
+
+
 def clears_flags(rules: ModuleType, base: Any, flagged: Any, verdict: Verdict, observation: dict) -> bool:
     """Whether a reading shows that what the camera's open flags saw is no longer on the table.
 
@@ -253,25 +267,17 @@ def clears_flags(rules: ModuleType, base: Any, flagged: Any, verdict: Verdict, o
     reading refereed from ``base``. Two things must hold: from ``base`` the reading is legal
     (legal moves, or the table exactly as ``base`` has it), and at some place the flags
     changed, the reading now shows plainly what that legal explanation has there, not what the
-    flags saw (something they saw added is gone, or something they saw taken is back): a
-    misreading, or the piece taken back. A flagged piece merely hidden (a hand over it) shows
-    as unknown, which no legal state has; a flagged piece still lying there (a card played out
-    of turn, then the player whose turn it was playing too) keeps its flag, although a legal
-    order of the same moves could explain the table now.
+    flags saw (:func:`places_gone`): a misreading, or the piece taken back. A flagged piece
+    merely hidden (a hand over it) shows as unknown, which no legal state has; a flagged piece
+    still lying there (a card played out of turn, then the player whose turn it was playing
+    too) keeps its flag, although a legal order of the same moves could explain the table now.
     """
     if not verdict.legal:
         return False
     if not verdict.moves and observation_changes(rules.observe(base).to_json(), observation):
         return False
-    was, saw = _places(rules.observe(base).to_json()), _places(rules.observe(flagged).to_json())
     legal, now = _places(rules.observe(verdict.state).to_json()), _places(observation)
-    for place in set(was) | set(saw):
-        before, flagged_there, seen = (Counter(d.get(place, [])) for d in (was, saw, now))
-        if before == flagged_there or now.get(place, []) != legal.get(place, []):
-            continue
-        if (flagged_there - before) - seen or (before - flagged_there) & seen:
-            return True
-    return False
+    return any(now.get(place, []) == legal.get(place, []) for place in places_gone(rules, base, flagged, observation))
 
 
 def withdrawal_events(flags: Sequence[tuple[int, dict]]) -> list[EventDraft]:

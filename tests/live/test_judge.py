@@ -7,7 +7,7 @@ import pytest
 from tableref.events import Event, EventDraft
 from tableref.gamelog import PlayerInfo
 from tableref.live.judge import (_moves_text, clears_flags, describe_move, milestones, observation_changes,
-                                 reading_events, repeats_open_flag, rounds_done)
+                                 places_gone, reading_events, repeats_open_flag, rounds_done)
 from tableref.rules.dolcevita.catalogue import number_label
 from tableref.rules import game
 from tableref.rules.playout import random_playout
@@ -188,5 +188,7 @@ def test_a_flag_clears_only_when_the_table_plainly_shows_what_it_saw_gone(readin
              "still": {**after, "items": after["items"] + [stray]}}[reading]
     verdict = rules.referee(state, rules.observation_from_json(shown))
     assert clears_flags(rules, state, flag.state, verdict, shown) is expected
+    # the cheap test first: the stray card's place no longer shows it (unknown counts, until refereed)
+    assert places_gone(rules, state, flag.state, shown) == ([] if reading == "still" else [stray["where"]])
     if reading == "still":
         assert verdict.legal and len(verdict.moves) == 2  # what the condition on the places is for
