@@ -19,6 +19,7 @@ REASONS: dict[str, str] = {
     "ligretto.not_in_hand": "The card or joker is not in that player's hand.",
     "ligretto.off_board": "The card or joker lies off the board's spaces.",
     "ligretto.round_over": "A card was put down after the round was over.",
+    "ligretto.round_cleared": "The board was cleared while every player still held cards as the game has it.",
     "ligretto.contested": "Two cards were put on the same space at once: the first stays, the other is taken back.",
     "ligretto.player_board": "Only players who scored nothing put cards on their player board, exactly two.",
     "ligretto.token_setup": "The four tokens go on four different spaces, before the first card of a round.",

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..common import Explanation, Verdict, Violation, player_name, players_named
+from ..common import ANYONE, Explanation, Verdict, Violation, player_name, players_named
 from ..errors import IllegalMove
 from .catalogue import TOKENS, card_colours, card_name
-from .engine import _board_choices, apply, place_anyway
+from .engine import _board_choices, _end_round, apply, place_anyway
 from .geometry import class_key, farther, hand_classes, token_targets
 from .moves import NextRound, Place, PlaceJoker, SetTokens, ToPlayerBoard
 from .observation import SURE, CellSeen, Observation, PlayerSeen, cell_view, cost, disagreements, validate_for
@@ -52,6 +52,23 @@ VIOLATION_COST = 0.5
 NOT_EXPLAINED = "observation not fully explained"
 CONTESTED = PREFIX + "contested"
 COVERS_CARD = PREFIX + "covers_card"
+ROUND_NOT_OVER = PREFIX + "round_cleared"
+#: Share of the spaces under the cards on the board that must be seen surely bare before the
+#: board counts as cleared (a hand or an arm over it is not a cleared board).
+CLEARED_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class RoundCleared:
+    """The referee's reading of a board cleared while the game has the round still running: the
+    round taken as ended by ``stopper`` (the player with the fewest cards left), so that the game
+    goes on from the next round; reported as :data:`ROUND_NOT_OVER`. Not a move of the rules."""
+
+    stopper: int
+    player: int = ANYONE
+
+    def to_json(self) -> dict:
+        return {"type": "round_cleared", "player": self.player, "stopper": self.stopper}
 
 
 @dataclass
@@ -188,6 +205,29 @@ def _sure_tokens(items) -> list[int]:
     return sorted(i for i, item in items if item.token and item.token_confidence >= SURE)
 
 
+def _cleared(node: State, items) -> bool:
+    """Whether the board is seen cleared of the cards and jokers ``node`` has on it: no card or
+    joker seen surely, and most of the spaces under them seen surely bare."""
+    if not node.pieces or any(it.cover in ("card", "joker") and it.confidence >= SURE for _, it in items):
+        return False
+    under = {c for piece in node.pieces for c in piece.cells}
+    bare = sum(1 for i, it in items if i in under and it.cover == "none" and it.confidence >= SURE)
+    return bare >= CLEARED_SHARE * len(under)
+
+
+def _round_cleared(node: State, move: RoundCleared) -> tuple[State, list[Violation]]:
+    """"As soon as a player has put all of their cards on the board ... the round is over." The
+    table shows the round over (the board cleared) while the game has every player still holding
+    cards: a card the camera missed, or a round stopped early. The round is scored as the game
+    has it, with the player with the fewest cards left as the one who stopped."""
+    left = ", ".join(f"{player_name(p)} {len(h)}" for p, h in enumerate(node.hands))
+    violation = Violation(ROUND_NOT_OVER, move.stopper, (f"player:{move.stopper}",),
+                          f"The board was cleared, but no player had put down all of their cards as the game has "
+                          f"it (cards left: {left}); the round is scored as if {player_name(move.stopper)} had "
+                          "stopped.", "rule_round_not_over")
+    return _end_round(node, "stop", move.stopper), [violation]
+
+
 def _candidates(node: State, items, players, lenient: bool):
     """Moves suggested by what the observation shows and ``node`` does not."""
     if node.phase == "play":
@@ -195,6 +235,8 @@ def _candidates(node: State, items, players, lenient: bool):
         tokens = _sure_tokens(items)
         if not node.pieces and len(tokens) == TOKENS and tokens != sorted(node.tokens):
             yield SetTokens(tuple(node.board.cell(i) for i in tokens))
+        if lenient and _cleared(node, items):
+            yield RoundCleared(min(range(node.players), key=lambda p: (len(node.hands[p]), p)))
     elif node.phase == "player_boards":
         seen = {p.player: p for p in players}
         for p, mandatory in node.owes:
@@ -262,6 +304,8 @@ def _both_orders(choices: list[ToPlayerBoard]):
 def _step(node: State, move, lenient: bool):
     """``(next state, violations)`` or None when the move cannot be made (legally, if not lenient)."""
     try:
+        if isinstance(move, RoundCleared):
+            return _round_cleared(node, move)
         if lenient and isinstance(move, (Place, PlaceJoker)):
             return place_anyway(node, move)
         return apply(node, move), []
@@ -315,7 +359,7 @@ def _contested(state: State, found: _Found) -> _Found:
             node, faults = nxt, faults
             viols += faults
         else:
-            node = apply(node, move)
+            node = _round_cleared(node, move)[0] if isinstance(move, RoundCleared) else apply(node, move)
         moves.append(move)
     if not late:
         return found

@@ -225,3 +225,42 @@ def test_json_round_trips():
     assert L.observation_from_json(json.loads(json.dumps(obs.to_json()))) == obs
     verdict = L.referee(state, obs)
     assert json.loads(json.dumps(verdict.to_json()))["legal"] is True
+
+
+def _round_cleared_case(seed: int):
+    """(the state two placements before a round's end, the next round's first table)."""
+    rng = random.Random(seed)
+    history = [L.new_game(3, {"rounds": 2})]
+    while history[-1].phase == "play":
+        history.append(L.apply(history[-1], rng.choice(L.legal_moves(history[-1]))))
+    target = history[-1]
+    while target.phase == "player_boards":
+        target = L.apply(target, L.legal_moves(target)[0])
+    return history[-3], L.apply(target, L.legal_moves(target)[0])  # NextRound
+
+
+@pytest.mark.parametrize("seed", [9, 10, 11])
+def test_a_board_cleared_while_the_game_has_the_round_running_is_flagged_once_and_followed(seed):
+    """Two placements the camera missed: the round's end is not the game's. The cleared board
+    is flagged (ligretto.round_cleared) and the game goes on from the next round."""
+    held, cleared = _round_cleared_case(seed)
+    assert held.phase == "play" and held.pieces and all(held.hands)
+    verdict = L.referee(held, L.observe(cleared))
+    assert not verdict.legal and [v.code for v in verdict.violations] == ["ligretto.round_cleared"]
+    stopper = min(range(3), key=lambda p: (len(held.hands[p]), p))
+    assert verdict.violations[0].player == stopper and "cards left" in verdict.violations[0].sentence
+    assert verdict.state.round == held.round + 1 and verdict.state.phase == "play" and not verdict.state.pieces
+    assert verdict.state.tokens == cleared.tokens and len(verdict.state.results) == 1
+    # the next reading of the new round is then explained legally
+    assert L.referee(verdict.state, L.observe(verdict.state)).legal
+
+
+def test_a_board_hidden_by_a_hand_is_not_taken_for_a_cleared_one():
+    held, cleared = _round_cleared_case(9)
+    under = {c for piece in held.pieces for c in piece.cells}
+    obs = L.observe(cleared)
+    hidden = tuple(replace(c, cover=None, owner=None, colour=None, token=None, confidence=0.0, token_confidence=0.0)
+                   if held.board.index(c.cell, "cell") in under else c for c in obs.cells)
+    verdict = L.referee(held, replace(obs, cells=hidden))
+    assert "ligretto.round_cleared" not in [v.code for v in verdict.violations]
+    assert verdict.state.round == held.round
