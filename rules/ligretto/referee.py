@@ -52,7 +52,7 @@ VIOLATION_COST = 0.5
 NOT_EXPLAINED = "observation not fully explained"
 CONTESTED = PREFIX + "contested"
 COVERS_CARD = PREFIX + "covers_card"
-ROUND_NOT_OVER = PREFIX + "round_cleared"
+ROUND_CLEARED = PREFIX + "round_cleared"
 #: Share of the spaces under the cards on the board that must be seen surely bare before the
 #: board counts as cleared (a hand or an arm over it is not a cleared board).
 CLEARED_SHARE = 0.8
@@ -62,7 +62,7 @@ CLEARED_SHARE = 0.8
 class RoundCleared:
     """The referee's reading of a board cleared while the game has the round still running: the
     round taken as ended by ``stopper`` (the player with the fewest cards left), so that the game
-    goes on from the next round; reported as :data:`ROUND_NOT_OVER`. Not a move of the rules."""
+    goes on from the next round; reported as :data:`ROUND_CLEARED`. Not a move of the rules."""
 
     stopper: int
     player: int = ANYONE
@@ -221,7 +221,7 @@ def _round_cleared(node: State, move: RoundCleared) -> tuple[State, list[Violati
     cards: a card the camera missed, or a round stopped early. The round is scored as the game
     has it, with the player with the fewest cards left as the one who stopped."""
     left = ", ".join(f"{player_name(p)} {len(h)}" for p, h in enumerate(node.hands))
-    violation = Violation(ROUND_NOT_OVER, move.stopper, (f"player:{move.stopper}",),
+    violation = Violation(ROUND_CLEARED, move.stopper, (f"player:{move.stopper}",),
                           f"The board was cleared, but no player had put down all of their cards as the game has "
                           f"it (cards left: {left}); the round is scored as if {player_name(move.stopper)} had "
                           "stopped.", "rule_round_not_over")

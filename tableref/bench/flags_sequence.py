@@ -11,8 +11,8 @@ the shipped recogniser.
 
 Figures: the illegal placements flagged at their own reading; false flags per 200 legal moves
 (a flag or an unexplained change recorded at the reading of a legal move); the camera's flags
-withdrawn (a later reading legal from the state before them); the share of readings after which the session's state
-shows the table as the game has it.
+withdrawn (a later reading legal from the state before them); the share of readings after
+which the session's state shows the table as the game has it.
 """
 
 from __future__ import annotations
