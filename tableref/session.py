@@ -212,14 +212,20 @@ class Session:
                 return
             self._problem = None
             seen = observation.to_json()
-            drafts = None if verdict.legal else self._withdrawal(current, observation, frame)
+
+            def snapshot(flags: Sequence[Violation]) -> bytes | None:
+                return self._snapshot(frame.image, observation, flags)
+
+            drafts = None
+            if not verdict.legal:  # only then can a flag be raised, repeated or withdrawn
+                events = self.log.events(current.record.id)
+                standing = standing_flags(events)
+                drafts = self._withdrawal(current, events, standing, observation, seen, snapshot)
             if drafts is None:
-                drafts = reading_events(current.rules, current.state, verdict, current.record.players,
-                                        lambda flags: self._snapshot(frame.image, observation, flags),
+                drafts = reading_events(current.rules, current.state, verdict, current.record.players, snapshot,
                                         observation=seen, previous=current.seen)
-            if any(d.kind == "illegal_flagged" for d in drafts):
-                standing = standing_flags(self.log.events(current.record.id))
-                drafts = [d for d in drafts if not repeats_open_flag(d, standing)]
+                if not verdict.legal:
+                    drafts = [d for d in drafts if not repeats_open_flag(d, standing)]
             self._commit(drafts)
             current.seen = seen  # only once recorded: a failed commit reads the scene again
         self._publish_view()
@@ -229,31 +235,31 @@ class Session:
         each voted observation; a benchmark may feed readings itself)."""
         self._on_reading(observation, frame)
 
-    def _withdrawal(self, current: _Game, observation: Any, frame: Frame) -> list[EventDraft] | None:
-        """Drafts that withdraw the camera's latest open flags and record the reading from the
-        state before them, when from there it is legal (:func:`clears_flags`); else None.
+    def _withdrawal(self, current: _Game, events: list[Event], standing: list[Event], observation: Any,
+                    seen: dict, snapshot) -> list[EventDraft] | None:
+        """Drafts that withdraw the camera's latest open flags (``standing``, of ``events``) and
+        record the reading (``observation``, its JSON ``seen``) from the state before them, when
+        from there it is legal (:func:`clears_flags`); else None.
 
         A misread piece is flagged; the next readings, right again, would each be judged from
         the position the flag kept and flagged in turn. Refereed from before the flag they are
         legal, so the flag is withdrawn instead (recorded, with the flag's snapshot kept).
         Up to ``settings.withdraw_flags`` flags in a row are looked back over, latest first.
         Caller holds the lock."""
-        events = self.log.events(current.record.id)
-        seen = observation.to_json()
         flags: list[tuple[int, dict]] = []
-        for event in standing_flags(events)[:self.settings.withdraw_flags]:
+        for event in standing[:self.settings.withdraw_flags]:
             before = self._state_before(events, event.seq)
             flags.append((event.seq, before))
             base = current.rules.state_from_json(before)
-            if not places_gone(current.rules, base, current.state, seen):
+            gone = places_gone(current.rules, base, current.state, seen)
+            if not gone:
                 continue  # all the flags saw is still there: no need to referee again
             try:
                 verdict = current.rules.referee(base, observation)
             except RulesError:
                 return None
-            if clears_flags(current.rules, base, current.state, verdict, seen):
-                drafts = reading_events(current.rules, base, verdict, current.record.players,
-                                        lambda flags: self._snapshot(frame.image, observation, flags),
+            if clears_flags(current.rules, base, verdict, seen, gone):
+                drafts = reading_events(current.rules, base, verdict, current.record.players, snapshot,
                                         observation=seen)
                 scored = rounds_done(current.state.to_json()) or 0  # a round's end the flags already recorded
                 return withdrawal_events(flags) + [d for d in drafts

@@ -84,8 +84,9 @@ class Follower:
         kinds = Counter(e.kind for e in new)
         self.tally["readings"] += 1
         self.tally["withdrawn"] += kinds["flag_withdrawn"]
-        self.tally["unusable"] += self.session.view()["problem"] is not None
-        state = self.rules.state_from_json(self.session.view()["state"])
+        view = self.session.view()
+        self.tally["unusable"] += view["problem"] is not None
+        state = self.rules.state_from_json(view["state"])
         self.tally["following"] += _observed(self.rules, state) == _observed(self.rules, step.after)
         if step.move is None:
             return

@@ -260,24 +260,25 @@ def places_gone(rules: ModuleType, base: Any, flagged: Any, observation: dict) -
     return out
 
 
-def clears_flags(rules: ModuleType, base: Any, flagged: Any, verdict: Verdict, observation: dict) -> bool:
+def clears_flags(rules: ModuleType, base: Any, verdict: Verdict, observation: dict, gone: Sequence[str]) -> bool:
     """Whether a reading shows that what the camera's open flags saw is no longer on the table.
 
-    ``base`` is the state before the flags, ``flagged`` the one they left, ``verdict`` the
-    reading refereed from ``base``. Two things must hold: from ``base`` the reading is legal
-    (legal moves, or the table exactly as ``base`` has it), and at some place the flags
-    changed, the reading now shows plainly what that legal explanation has there, not what the
-    flags saw (:func:`places_gone`): a misreading, or the piece taken back. A flagged piece
-    merely hidden (a hand over it) shows as unknown, which no legal state has; a flagged piece
-    still lying there (a card played out of turn, then the player whose turn it was playing
-    too) keeps its flag, although a legal order of the same moves could explain the table now.
+    ``base`` is the state before the flags, ``verdict`` the reading refereed from ``base``,
+    ``gone`` the places where the reading contradicts what the flags saw (:func:`places_gone`).
+    Two things must hold: from ``base`` the reading is legal (legal moves, or the table exactly
+    as ``base`` has it), and at one of those places the reading now shows plainly what that
+    legal explanation has there: a misreading, or the piece taken back. A flagged piece merely
+    hidden (a hand over it) shows as unknown, which no legal state has; a flagged piece still
+    lying there (a card played out of turn, then the player whose turn it was playing too) is
+    no place gone and keeps its flag, although a legal order of the same moves could explain the
+    table now.
     """
-    if not verdict.legal:
+    if not verdict.legal or not gone:
         return False
     if not verdict.moves and observation_changes(rules.observe(base).to_json(), observation):
         return False
     legal, now = _places(rules.observe(verdict.state).to_json()), _places(observation)
-    return any(now.get(place, []) == legal.get(place, []) for place in places_gone(rules, base, flagged, observation))
+    return any(now.get(place, []) == legal.get(place, []) for place in gone)
 
 
 def withdrawal_events(flags: Sequence[tuple[int, dict]]) -> list[EventDraft]:

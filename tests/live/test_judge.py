@@ -187,8 +187,9 @@ def test_a_flag_clears_only_when_the_table_plainly_shows_what_it_saw_gone(readin
     shown = {"next": after, "put_back": seen, "hidden": {**seen, "items": seen["items"] + [hidden]},
              "still": {**after, "items": after["items"] + [stray]}}[reading]
     verdict = rules.referee(state, rules.observation_from_json(shown))
-    assert clears_flags(rules, state, flag.state, verdict, shown) is expected
     # the cheap test first: the stray card's place no longer shows it (unknown counts, until refereed)
-    assert places_gone(rules, state, flag.state, shown) == ([] if reading == "still" else [stray["where"]])
+    gone = places_gone(rules, state, flag.state, shown)
+    assert gone == ([] if reading == "still" else [stray["where"]])
+    assert clears_flags(rules, state, verdict, shown, gone) is expected
     if reading == "still":
         assert verdict.legal and len(verdict.moves) == 2  # what the condition on the places is for
