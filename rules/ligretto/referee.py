@@ -359,7 +359,7 @@ def _contested(state: State, found: _Found) -> _Found:
             node, faults = nxt, faults
             viols += faults
         else:
-            node = _round_cleared(node, move)[0] if isinstance(move, RoundCleared) else apply(node, move)
+            node = _step(node, move, False)[0]  # replaying a found move: it was made once already
         moves.append(move)
     if not late:
         return found
