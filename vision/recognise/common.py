@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -26,9 +26,10 @@ import numpy as np
 from ...calibration.errors import CalibrationError, MarkerError
 from ...calibration.intrinsics import Intrinsics
 from ...calibration.layout import DEFAULT_IDS, default_layout
-from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers
+from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers, dictionary
 from ...calibration.profile import Profile
 from ...calibration.table import TableCalibration, calibrate_table, spans
+from ..deblur import MotionBlur, deconvolve, line_kernel, marker_target, measure_motion_blur
 from ..errors import VisionError
 from ..frame import check_bgr_image
 
@@ -179,6 +180,47 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
 
 def _view(table: TableCalibration, intrinsics: Intrinsics | None) -> TableView:
     return TableView(table, intrinsics if table.undistorted else None)
+
+
+def motion_blur(image: np.ndarray, view: TableView) -> MotionBlur | None:
+    """The motion blur of ``image``, measured on the markers that located the table in it
+    (:mod:`tableref.vision.deblur`); None when none of them can be measured on."""
+    import cv2
+
+    layout = view.calibration.layout
+    cells = dictionary(layout.dictionary)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    targets = []
+    for marker_id in view.calibration.markers_used:
+        side = cells.markerSize
+        bits = cells.generateImageMarker(marker_id, side + 2)[1:-1, 1:-1] > 127
+        target = marker_target(gray, bits, view.to_image(layout.placement(marker_id).corners_mm))
+        if target is not None:
+            targets.append(target)
+    return measure_motion_blur(targets) if targets else None
+
+
+def steadied(image: np.ndarray, view: TableView) -> np.ndarray:
+    """``image`` with the motion blur its markers show undone (the image itself when they
+    show none, or too little to undo)."""
+    blur = motion_blur(image, view)
+    if blur is None or not blur.moving:
+        return image
+    return deconvolve(image, line_kernel(blur.length_px, blur.angle_deg))
+
+
+def steady_view(image: np.ndarray, view: TableView,
+                relocate: Callable[[np.ndarray], TableView] | None) -> tuple[np.ndarray, TableView]:
+    """(:func:`steadied` ``image``, the table located on it by ``relocate`` when blur was
+    undone: its markers are sharper now, their corners surer; ``view`` when ``relocate`` is
+    None, as for a view the caller gave, or fails)."""
+    steady = steadied(image, view)
+    if steady is image or relocate is None:
+        return steady, view
+    try:
+        return steady, relocate(steady)
+    except RecognitionError:
+        return steady, view
 
 
 def sharpen(image: np.ndarray) -> np.ndarray:

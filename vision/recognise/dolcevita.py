@@ -28,7 +28,8 @@ from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, parse_n
 from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
 from ..second_looks import View, with_second_looks
-from .common import RecognitionError, TableView, check_second_model, load_zones, locate_table
+from .common import (RecognitionError, TableView, check_second_model, load_zones, locate_table,
+                     steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 
@@ -286,10 +287,12 @@ class DolceVitaRecogniser:
     second : Classifier, optional
         A second card classifier with the same labels and input, asked about unsure spots too
         (:data:`SECOND_MODEL_NAME`).
+    steady : bool
+        Undo the motion blur the table markers show before reading (:func:`.common.steady_view`).
     """
 
     def __init__(self, classifier: Classifier, zones: Zones | None = None,
-                 min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None):
+                 min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None, steady: bool = True):
         missing = sorted(set(LABELS) - set(classifier.labels))
         if missing:
             raise RecognitionError(f"model {classifier.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
@@ -297,6 +300,7 @@ class DolceVitaRecogniser:
         self.classifier, self.second = classifier, second
         self.zones = zones or load_dolcevita_zones()
         self.min_confidence = min_confidence
+        self.steady = steady
         self._index = {label: i for i, label in enumerate(classifier.labels)}
 
     @classmethod
@@ -351,11 +355,13 @@ class DolceVitaRecogniser:
         located = view is None
         if view is None:
             view = locate_dolcevita(image, profile, z)
+        if self.steady:
+            image, view = steady_view(image, view, (lambda im: locate_dolcevita(im, profile, z)) if located else None)
         one_edge = not all(spans(view.calibration.layout, view.calibration.markers_used))
         if one_edge and located and profile is None:
             view = self._likeliest_size(image, view)
         if one_edge and self.min_confidence < ONE_EDGE_CONFIDENCE:
-            return DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE, self.second).read(
+            return DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE, self.second, steady=False).read(
                 image, profile, players, view)
         table = view.table_mm
         columns = self._columns(image, view)

@@ -14,6 +14,8 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from ..deblur import line_kernel
+
 #: Approximate sRGB colour of a black body (R, G, B 0..255) at these temperatures (K).
 _BLACKBODY = ((2500, (255, 161, 72)), (3000, (255, 180, 107)), (3500, (255, 196, 137)),
               (4000, (255, 209, 163)), (4500, (255, 219, 186)), (5000, (255, 228, 206)),
@@ -205,13 +207,7 @@ def blur(image: np.ndarray, effects: Effects) -> np.ndarray:
     if effects.defocus_sigma_px > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), effects.defocus_sigma_px)
     if effects.motion_length_px >= 1.5:
-        n = int(math.ceil(effects.motion_length_px)) | 1
-        kernel = np.zeros((n, n), np.float32)
-        a = math.radians(effects.motion_angle_deg)
-        dx, dy = math.cos(a) * (n - 1) / 2, math.sin(a) * (n - 1) / 2
-        c = (n - 1) / 2
-        cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1, cv2.LINE_AA)
-        out = cv2.filter2D(out, -1, kernel / kernel.sum())
+        out = cv2.filter2D(out, -1, line_kernel(effects.motion_length_px, effects.motion_angle_deg))
     return out
 
 
