@@ -192,8 +192,8 @@ def motion_blur(image: np.ndarray, view: TableView) -> MotionBlur | None:
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     targets = []
     for marker_id in view.calibration.markers_used:
-        side = cells.markerSize
-        bits = cells.generateImageMarker(marker_id, side + 2)[1:-1, 1:-1] > 127
+        # the marker drawn one pixel per cell: its black border, and inside it the bits
+        bits = cells.generateImageMarker(marker_id, cells.markerSize + 2)[1:-1, 1:-1] > 127
         target = marker_target(gray, bits, view.to_image(layout.placement(marker_id).corners_mm))
         if target is not None:
             targets.append(target)

@@ -446,7 +446,8 @@ class DolceVitaRecogniser:
             if n == fixed:
                 longer.append(i)
         jobs = [(fans[i], n) for i in longer
-                for n in range(z.fixed_count(fans[i].group) + 1, (z.under_max if fans[i].group == UNDER else z.hold_max) + 1)]
+                for n in range(z.fixed_count(fans[i].group) + 1,
+                               (z.under_max if fans[i].group == UNDER else z.hold_max) + 1)]
         tries = self._places(image, view, jobs)
         for i in longer:
             fixed = z.fixed_count(fans[i].group)
