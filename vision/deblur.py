@@ -73,6 +73,11 @@ class MotionBlur:
         """Whether the blur is long enough, and plain enough, to be undone."""
         return self.length_px >= MIN_LENGTH_PX and self.gain <= MIN_GAIN
 
+    def to_json(self) -> dict:
+        """The measure as reported (``undone``: whether the image was deconvolved for it)."""
+        return {"length_px": self.length_px, "angle_deg": round(self.angle_deg, 1), "defocus_px": self.defocus_px,
+                "fit": round(self.gain, 3), "undone": self.moving}
+
 
 @dataclass(frozen=True, eq=False)
 class MarkerTarget:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 
 import cv2
 import pytest
 
 from tableref.vision.synthetic.dataset import sample
 
-#: A fresh test render (never used in training).
-SEED = 3_200_000
+#: A fresh test render (never used in training), and one the twin blurred (4.9 px at 151 degrees).
+SEED, BLURRED_SEED = 3_200_000, 3_200_002
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +35,21 @@ def test_a_render_is_read_and_drawn(run_cli, render_path, tmp_path):
     assert right >= 0.9 * sum(len(column) for column in state.columns)
     drawn = cv2.imread(str(out))
     assert drawn is not None and drawn.shape == cv2.imread(str(path)).shape
+    assert data["motion_blur"]["undone"] is False  # a still camera: read as taken
+
+
+def test_a_blurred_render_reports_the_blur_it_undid(run_cli, tmp_path):
+    s = sample("dolcevita", BLURRED_SEED)
+    effects = s.render.truth.effects
+    path = tmp_path / "moving.png"
+    cv2.imwrite(str(path), s.image)
+    result = run_cli("analyze", str(path), "--game", "dolcevita")
+    assert result.code == 0, result
+    blur = json.loads(result.out)["motion_blur"]
+    assert blur["undone"] is True
+    assert blur["length_px"] == float(math.ceil(effects["motion_length_px"]) | 1)  # the twin's kernel size
+    gap = abs(blur["angle_deg"] - effects["motion_angle_deg"]) % 180
+    assert min(gap, 180 - gap) <= 25
 
 
 def test_a_real_photograph_of_something_else_is_refused(run_cli, shared_data):

@@ -200,27 +200,25 @@ def motion_blur(image: np.ndarray, view: TableView) -> MotionBlur | None:
     return measure_motion_blur(targets) if targets else None
 
 
-def steadied(image: np.ndarray, view: TableView) -> np.ndarray:
-    """``image`` with the motion blur its markers show undone (the image itself when they
-    show none, or too little to undo)."""
+def steady_view(image: np.ndarray, view: TableView, relocate: Callable[[np.ndarray], TableView] | None
+                ) -> tuple[np.ndarray, TableView, MotionBlur | None]:
+    """``image`` with the motion blur its markers show undone, the table's view in it, and the
+    blur measured (None when no marker could be measured on).
+
+    When the blur is undone the table is located again by ``relocate`` on the new image (its
+    markers are sharper now, their corners surer); ``view`` is kept when ``relocate`` is None,
+    as for a view the caller gave, or fails. An image with no blur to undo is returned as it is.
+    """
     blur = motion_blur(image, view)
     if blur is None or not blur.moving:
-        return image
-    return deconvolve(image, line_kernel(blur.length_px, blur.angle_deg))
-
-
-def steady_view(image: np.ndarray, view: TableView,
-                relocate: Callable[[np.ndarray], TableView] | None) -> tuple[np.ndarray, TableView]:
-    """(:func:`steadied` ``image``, the table located on it by ``relocate`` when blur was
-    undone: its markers are sharper now, their corners surer; ``view`` when ``relocate`` is
-    None, as for a view the caller gave, or fails)."""
-    steady = steadied(image, view)
-    if steady is image or relocate is None:
-        return steady, view
-    try:
-        return steady, relocate(steady)
-    except RecognitionError:
-        return steady, view
+        return image, view, blur
+    steady = deconvolve(image, line_kernel(blur.length_px, blur.angle_deg))
+    if relocate is not None:
+        try:
+            view = relocate(steady)
+        except RecognitionError:
+            pass
+    return steady, view, blur
 
 
 def sharpen(image: np.ndarray) -> np.ndarray:

@@ -27,6 +27,7 @@ from ...models.card import CARD_SUFFIX, CropSettings, Preprocessing
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, parse_number
 from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
+from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
 from .common import (RecognitionError, TableView, check_second_model, load_zones, locate_table,
                      steady_view)
@@ -151,17 +152,20 @@ class Reading:
 
 @dataclass(frozen=True, eq=False)
 class Recognition:
-    """What one photograph shows: the observation, and every spot read with where it lies."""
+    """What one photograph shows: the observation, every spot read with where it lies, and
+    the motion blur measured on the table markers (undone before reading when ``undone``)."""
 
     observation: Observation
     readings: tuple[Reading, ...]
     players: int
     table_mm: tuple[float, float]
     markers_used: tuple[int, ...]
+    motion_blur: MotionBlur | None = None
 
     def to_json(self) -> dict:
         return {**self.observation.to_json(), "players": self.players, "table_mm": list(self.table_mm),
-                "markers_used": list(self.markers_used)}
+                "markers_used": list(self.markers_used),
+                "motion_blur": None if self.motion_blur is None else self.motion_blur.to_json()}
 
 
 @dataclass(frozen=True)
@@ -355,14 +359,16 @@ class DolceVitaRecogniser:
         located = view is None
         if view is None:
             view = locate_dolcevita(image, profile, z)
+        blur = None
         if self.steady:
-            image, view = steady_view(image, view, (lambda im: locate_dolcevita(im, profile, z)) if located else None)
+            image, view, blur = steady_view(image, view,
+                                            (lambda im: locate_dolcevita(im, profile, z)) if located else None)
         one_edge = not all(spans(view.calibration.layout, view.calibration.markers_used))
         if one_edge and located and profile is None:
             view = self._likeliest_size(image, view)
         if one_edge and self.min_confidence < ONE_EDGE_CONFIDENCE:
-            return DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE, self.second, steady=False).read(
-                image, profile, players, view)
+            return replace(DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE, self.second, steady=False).read(
+                image, profile, players, view), motion_blur=blur)
         table = view.table_mm
         columns = self._columns(image, view)
         unders = self._fans(image, view, [Fan(UNDER, f"column:{c}:under",
@@ -385,7 +391,7 @@ class DolceVitaRecogniser:
                                    f"where the layout puts them (a dealt game shows at least {DEALT_DISPLAY_MIN}): is "
                                    "this Dolce Vita, dealt, uncovered, and laid out as the zones describe?")
         return Recognition(Observation(tuple(items)), tuple(readings), players, table,
-                           view.calibration.markers_used)
+                           view.calibration.markers_used, blur)
 
     def _likeliest_size(self, image: np.ndarray, view: TableView) -> TableView:
         """``view`` or the view of another known table size that agrees with the side its
