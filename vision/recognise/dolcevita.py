@@ -504,4 +504,5 @@ class DolceVitaRecogniser:
         colours = [parse_number(r.label)[0] + 1 for rs in unders for r in rs if parse_number(r.label) is not None]
         needed = max(colours, default=0)
         options = sorted(int(n) for n in z.seating)
+        options = [n for n in options if z.seating_fits(n, table)] or options
         return min(options, key=lambda n: (len(used - set(z.seating[str(n)])) + (n < needed) * len(options), n))

@@ -18,9 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 
-from ...rules.dolcevita.catalogue import COLUMNS
+from ...rules.dolcevita.catalogue import COLUMNS, SLOTS
 from ..seats import Seat
 from .common import ZonesError, card_quad_mm
 
@@ -112,6 +113,33 @@ class Zones:
         return [Seat(side, self.seats[side]["x"][0] * w + self.seats[side]["x"][1],
                      self.seats[side]["y"][0] * d + self.seats[side]["y"][1], float(self.seats[side]["turn_deg"]))
                 for side in sides]
+
+    def display_mm(self, table_mm: tuple[float, float]) -> np.ndarray:
+        """Corners (4, 2) mm of the display with the number cards under it: every column's
+        slots and the deepest fan of number cards below them."""
+        half = self.luxury_mm[0] / 2
+        x0, x1 = self.column_x(table_mm, 0) - half, self.column_x(table_mm, COLUMNS - 1) + half
+        y0 = self.under_top_mm - self.under_depth_mm
+        y1 = self.slot_y(SLOTS - 1) + self.luxury_mm[1] / 2
+        return np.array([[x0, y1], [x1, y1], [x1, y0], [x0, y0]], np.float64)
+
+    def seat_area_mm(self, seat: Seat) -> np.ndarray:
+        """Corners (4, 2) mm of the room a seat's fanned goods and money take."""
+        h = self.luxury_mm[1] / 2
+        rows = (self.goods_row_mm - h, self.goods_row_mm + h, self.money_row_mm - h, self.money_row_mm + h)
+        y0, y1 = min(rows), max(rows)
+        half = self.seat_width_mm / 2
+        return np.array([seat.place(x, y) for x, y in ((-half, y1), (half, y1), (half, y0), (-half, y0))])
+
+    def seating_fits(self, players: int, table_mm: tuple[float, float]) -> bool:
+        """Whether the seats of ``players`` leave the display free on a table this size (a
+        seating whose cards would lie on the display is not what the table shows)."""
+        display = self.display_mm(table_mm).astype(np.float32)
+        for seat in self.seats_for(players, table_mm):
+            overlap, _ = cv2.intersectConvexConvex(display, self.seat_area_mm(seat).astype(np.float32))
+            if overlap > 0:
+                return False
+        return True
 
     @staticmethod
     def fan_step(n: int, room: float, card: float, step: float) -> float:

@@ -38,6 +38,17 @@ def test_table_and_slots_from_markers(renders, seed):
         assert np.abs(got - want).max() < MAX_SLOT_ERROR_PX, ident
 
 
+@pytest.mark.parametrize("table_mm, fits", [
+    ((620.0, 890.0), {2: True, 3: False, 4: False, 5: False}),  # the side seats would lie on the display
+    ((840.0, 890.0), {2: True, 3: True, 4: True, 5: True}),
+])
+def test_seatings_that_leave_the_display_free(table_mm, fits):
+    zones = load_dolcevita_zones()
+    assert {n: zones.seating_fits(n, table_mm) for n in fits} == fits
+    display = zones.display_mm(table_mm)
+    assert display[:, 0].min() == zones.column_x(table_mm, 0) - zones.luxury_mm[0] / 2
+
+
 @pytest.mark.parametrize("image, message", [
     (np.zeros((720, 1280, 3), np.uint8), "blank"),
     (np.full((720, 1280, 3), 200, np.uint8), "blank"),
