@@ -17,23 +17,23 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from .errors import VisionError
 
-#: A measured blur shorter than this (px) is left alone: the classifiers are trained on
-#: slightly soft images, and deconvolution would only add noise.
+#: A blur shorter than this (px) is left alone: the classifiers are trained on slightly soft
+#: images, and deconvolution would only add noise (the measure's smallest line is 3 px).
 MIN_LENGTH_PX = 2.0
 #: Kernel sizes (odd, px) tried for the line, and its angles (degrees, 0 along +x, 90 along
 #: +y as image rows run); the best angle is then refined in :data:`FINE_ANGLE_DEG` steps.
 SIZES_PX = (3, 5, 7, 9, 11)
 ANGLES_DEG = tuple(float(v) for v in range(0, 180, 15))
 FINE_ANGLE_DEG = 2.5
-#: Lens defocus (Gaussian sigma, px) tried beneath each line, so that a soft but still
-#: camera is not taken for a moving one.
+#: Lens defocus (Gaussian sigma, px) tried alone and beneath the best line, so that a soft
+#: but still camera is not taken for a moving one.
 DEFOCUS_PX = (0.0, 0.8, 1.4)
 #: A line kernel is kept only when it explains the marker pixels at least this much better
 #: (residual ratio) than defocus alone.
@@ -53,9 +53,10 @@ class DeblurError(VisionError):
 
 @dataclass(frozen=True)
 class MotionBlur:
-    """A measured motion blur: a line of ``length_px`` (a kernel size: odd) at ``angle_deg`` (0
-    along +x, 90 along +y), over a defocus of ``defocus_px``; ``gain`` is the marker pixels' residual with that
-    line over their residual with the defocus alone (smaller: the line explains more)."""
+    """A measured motion blur: a line of ``length_px`` (a kernel size: odd) at ``angle_deg``
+    (0 along +x, 90 along +y), over a defocus of ``defocus_px``; ``gain`` is the marker
+    pixels' residual with that line over their residual with the best defocus alone (smaller:
+    the line explains more)."""
 
     length_px: float
     angle_deg: float
@@ -89,6 +90,9 @@ class MarkerTarget:
     ideal: np.ndarray
     mask: np.ndarray
     observed: np.ndarray
+    #: Flat indices of the masked pixels, and the observed values' sum of squares (derived).
+    where: np.ndarray = field(init=False, repr=False)
+    power: float = field(init=False)
 
     def __post_init__(self) -> None:
         if self.ideal.shape != self.mask.shape or self.observed.shape != (int(np.count_nonzero(self.mask)),):
