@@ -103,6 +103,10 @@ ALTERNATIVES = 3
 #: 23 fewer misses and 6 more misreads than without; at 0.6, 6 fewer misses and 6 more
 #: misreads again).
 UNSURE_CONFIDENCE = 0.8
+#: A column's cards lie from the bottom slot up with no gap (cards leave from the bottom, and
+#: one that moves goes to the top): a slot left unknown (covered, or under a glare) above a
+#: slot read empty at least this surely is empty too.
+EMPTY_BELOW = 0.99
 #: A spot whose top probability is below SECOND_LOOK_BELOW is looked at again through these
 #: windows (:mod:`..second_looks`: scaled by 0.92 and 1.08, shifted by 5 % either way along its
 #: first side), its probabilities the geometric mean of the five looks. On validation renders
@@ -428,10 +432,15 @@ class DolceVitaRecogniser:
             read = every[c * SLOTS:(c + 1) * SLOTS]
             best_n = best_count(card_evidence(read))
             out = []
+            empty_below = 0.0  # the surest empty slot of this column so far
             for s, r in enumerate(read):
                 label, conf, alternatives = r.label, r.confidence, r.alternatives
                 if label != UNKNOWN and (label == EMPTY) != (s >= best_n):
                     label, conf, alternatives = UNKNOWN, 0.0, ()  # the slot disagrees with its column: do not guess
+                elif label == UNKNOWN and s >= best_n and empty_below >= EMPTY_BELOW:
+                    label, conf = EMPTY, empty_below  # a column has no gaps: above an empty slot all are empty
+                if label == EMPTY and s >= best_n:
+                    empty_below = max(empty_below, conf)
                 out.append(Reading(f"column:{c}:slot:{s}", SLOT, s, r.quad, label, conf, alternatives))
             columns.append(out)
         return columns

@@ -5,10 +5,10 @@ The 30 renders here (seeds 3100000..) are a CI-sized sample; the benchmark
 (``tableref bench --recognition --game dolcevita``, docs/benchmarks.md) reads 300. Issue 5's
 targets (per-card error at most 0.2 %, 95 % of scenes exactly right) are NOT met yet: the
 shipped models (the card model with second looks at unsure spots and the second model's
-opinion on them), reading after the motion blur the markers show is undone and with the
-seatings that leave the display free, measured 2.2 % per-card error (0.39 % misread) on the
-benchmark's 300 renders, and 2.8 % (0.33 % misread) on these 30 (without undoing the blur
-and with every seating 3.7 % and 0.74 %, 3.5 % and 0.41 %; the card model
+opinion on them), reading after the motion blur the markers show is undone, with the
+seatings that leave the display free, and the slots above a surely empty one empty, measured
+2.1 % per-card error (0.39 % misread) on the benchmark's 300 renders, and 2.6 % (0.33 %
+misread) on these 30 (without those three 3.7 % and 0.74 %, 3.5 % and 0.41 %; the card model
 alone with second looks 4.0 % and 0.79 %, 4.0 % and 0.66 %; without second looks 4.7 % and
 1.1 %, 4.6 % and 0.96 %).
 So this test guards what was reached against regressions (:data:`MAX_CARD_ERROR`,
@@ -26,6 +26,7 @@ from tableref.vision.recognise.common import RecognitionError
 from tableref.rules.dolcevita.catalogue import UNKNOWN
 from tableref.vision.recognise.dolcevita import (MIN_DISPLAY_CARDS, MODEL_NAME, MODELS_DIR, ONE_EDGE_CONFIDENCE,
                                                 PREPROCESSING, SECOND_MODEL_NAME, DolceVitaRecogniser)
+from tableref.vision.recognise import dolcevita
 from tableref.vision.recognise.dolcevita_labels import LABELS
 
 CARD_PATH = MODELS_DIR / f"{MODEL_NAME}.card.json"
@@ -106,6 +107,20 @@ def test_a_two_player_table_is_not_read_with_seats_on_the_display(seed):
     assert recognition.players == shot.state.players == 2
     errors, _ = scene_errors(shot, recognition.observation)
     assert len([e for e in errors if e.where == "player:1"]) <= 1
+
+
+def test_slots_above_an_empty_slot_read_empty(monkeypatch):
+    # test render 3000153: on a pale table the classifier takes bare slots above five columns
+    # for covered ones; a column has no gap, so above a slot read surely empty they are empty
+    shot = next(_shots([3_000_153]))
+
+    def empties_missed() -> int:
+        errors, _ = scene_errors(shot, DolceVitaRecogniser.open().read(shot.image).observation)
+        return sum(e.kind == "missed" and e.label == "empty" for e in errors)
+
+    deduced = empties_missed()
+    monkeypatch.setattr(dolcevita, "EMPTY_BELOW", 2.0)  # never sure enough: the slots stay unknown
+    assert deduced + 10 <= empties_missed()
 
 
 def test_two_markers_along_one_edge_read_only_the_sure_places():
