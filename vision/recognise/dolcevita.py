@@ -312,12 +312,14 @@ class DolceVitaRecogniser:
         self._index = {label: i for i, label in enumerate(classifier.labels)}
 
     @classmethod
-    def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> DolceVitaRecogniser:
-        """The shipped model (or the one in ``model_dir``) with the zones of ``profile``."""
+    def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None,
+             steady: bool = True) -> DolceVitaRecogniser:
+        """The shipped model (or the one in ``model_dir``) with the zones of ``profile``
+        (``steady``: as the constructor's)."""
         folder = Path(model_dir) if model_dir is not None else MODELS_DIR
         second = folder / f"{SECOND_MODEL_NAME}{CARD_SUFFIX}"
         return cls(Classifier.open(folder / f"{MODEL_NAME}{CARD_SUFFIX}"), zones_for(profile),
-                   second=Classifier.open(second) if second.is_file() else None)
+                   second=Classifier.open(second) if second.is_file() else None, steady=steady)
 
     # --- classification of spots -------------------------------------------------------
 

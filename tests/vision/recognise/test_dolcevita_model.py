@@ -90,8 +90,7 @@ def test_motion_blur_undone_reads_blurred_renders_better(shots, readings):
     show is undone first (the recogniser's default) than as they are."""
     blurred = {shot.seed: shot for shot in shots if shot.blurred}
     assert len(blurred) >= 5
-    plain = DolceVitaRecogniser.open()
-    plain.steady = False
+    plain = DolceVitaRecogniser.open(steady=False)
     steady = sum(len(errors) for seed, errors, _ in readings if seed in blurred)
     as_taken = sum(len(_read(plain, shot)[0]) for shot in blurred.values())
     assert steady < 0.8 * as_taken, f"{steady} errors with the blur undone, {as_taken} without"
@@ -129,9 +128,7 @@ def test_two_markers_along_one_edge_read_only_the_sure_places():
     # before). With the blur undone a third marker is found, and the table is measured.
     shot = next(_shots([3_000_018]))
     assert len(DolceVitaRecogniser.open().read(shot.image).markers_used) == 3
-    plain = DolceVitaRecogniser.open()
-    plain.steady = False
-    recognition = plain.read(shot.image)
+    recognition = DolceVitaRecogniser.open(steady=False).read(shot.image)
     assert len(recognition.markers_used) == 2
     known = [it for it in recognition.observation.items if it.label != UNKNOWN]
     assert known and all(it.confidence >= ONE_EDGE_CONFIDENCE for it in known)
