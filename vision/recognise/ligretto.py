@@ -193,6 +193,7 @@ class LigrettoRecogniser:
         keep_r, keep_c = _board_extent(kind.reshape(rows, cols))
         keep_r = _settle_padding(keep_r, rows, board.lattice.padded[0])
         keep_c = _settle_padding(keep_c, cols, board.lattice.padded[1])
+        keep_r, keep_c = _known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
         evidence = _Evidence(kind, kind_p.max(axis=1), decide.borders(cover, labels, CARD),
                              decide.borders(cover, labels, JOKER),
                              decide.start_probability(cover, labels),
@@ -274,6 +275,26 @@ def _board_extent(kinds: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]]:
         if drop(slice(r0, r1 + 1), slice(c1, c1 + 1)):
             c1, changed = c1 - 1, True
     return (r0, r1), (c0, c1)
+
+
+def _known_shape(keep_r: tuple[int, int], keep_c: tuple[int, int], lines: tuple[int, int],
+                 padded: tuple[int, int], shapes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The extent (rows, columns) kept, or the whole lattice along an axis where dropping its
+    edge lines made a board of known shape (``shapes``, rows x columns) into none: an arm over
+    a board's edge rows whose pale sleeve reads as bare table does not cut the rows off (their
+    spaces, read off the board, are unknown). An axis with candidate lines on both sides
+    (``padded``) keeps what :func:`_settle_padding` decided."""
+    def size(r: tuple[int, int], c: tuple[int, int]) -> tuple[int, int]:
+        return r[1] - r[0] + 1, c[1] - c[0] + 1
+
+    whole_r = keep_r if padded[0] else (0, lines[0] - 1)
+    whole_c = keep_c if padded[1] else (0, lines[1] - 1)
+    if not shapes or size(keep_r, keep_c) in shapes or size(whole_r, whole_c) not in shapes:
+        return keep_r, keep_c
+    for r, c in ((whole_r, keep_c), (keep_r, whole_c)):
+        if size(r, c) in shapes:
+            return r, c
+    return whole_r, whole_c
 
 
 def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, colour_share: float,

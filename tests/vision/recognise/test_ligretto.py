@@ -12,7 +12,7 @@ import pytest
 from tableref.bench.recognition_ligretto import scene_score, shoot
 from tableref.rules import ligretto as rules
 from tableref.vision.recognise.common import RecognitionError, ZonesError
-from tableref.vision.recognise.ligretto import LigrettoRecogniser, _settle_padding
+from tableref.vision.recognise.ligretto import LigrettoRecogniser, _known_shape, _settle_padding
 from tableref.vision.recognise.ligretto_board import LigrettoZones, find_board, locate_ligretto, zones_for
 
 #: Fresh renders read by the test (a range of its own, apart from the benchmark's 3000000..).
@@ -149,3 +149,30 @@ def test_zones_board_shapes_are_checked_and_optional():
 ])
 def test_candidate_lines_on_both_sides_are_kept_on_one_only(keep, lines, n, expected):
     assert _settle_padding(keep, lines, n) == expected
+
+
+SHAPES = ((8, 12), (8, 20), (12, 12), (12, 8), (20, 8))
+
+
+@pytest.mark.parametrize("keep_r, keep_c, lines, padded, shapes, expected", [
+    # the far three rows of an 8 x 20 board under an arm read as bare table: kept (3000181)
+    ((0, 4), (0, 19), (8, 20), (0, 0), SHAPES, ((0, 7), (0, 19))),
+    # a row of the table beside a board of known shape is dropped as before
+    ((1, 8), (0, 11), (9, 12), (0, 0), SHAPES, ((1, 8), (0, 11))),
+    # dropping made a known shape out of none: kept as dropped
+    ((0, 7), (0, 11), (10, 12), (0, 0), SHAPES, ((0, 7), (0, 11))),
+    # the lattice is no known shape either: nothing to restore
+    ((0, 4), (0, 10), (8, 11), (0, 0), SHAPES, ((0, 4), (0, 10))),
+    # columns dropped, rows not: the columns come back
+    ((0, 7), (2, 19), (8, 20), (0, 0), SHAPES, ((0, 7), (0, 19))),
+    # rows and columns dropped: the rows come back when that alone makes a known shape ...
+    ((0, 6), (0, 11), (8, 20), (0, 0), SHAPES, ((0, 7), (0, 11))),
+    # ... else the columns, else both
+    ((0, 6), (0, 14), (8, 20), (0, 0), SHAPES, ((0, 7), (0, 19))),
+    # no shapes known (a profile's empty list): as dropped
+    ((0, 4), (0, 19), (8, 20), (0, 0), (), ((0, 4), (0, 19))),
+    # candidate rows on both sides: their settling stands
+    ((1, 5), (0, 19), (10, 20), (1, 0), SHAPES, ((1, 5), (0, 19))),
+])
+def test_a_board_of_known_shape_keeps_edge_lines_that_read_as_table(keep_r, keep_c, lines, padded, shapes, expected):
+    assert _known_shape(keep_r, keep_c, lines, padded, shapes) == expected
