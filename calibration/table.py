@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import cv2
@@ -83,6 +84,12 @@ class TableCalibration:
         object.__setattr__(self, "image_size", (int(self.image_size[0]), int(self.image_size[1])))
         object.__setattr__(self, "markers_used", tuple(int(i) for i in self.markers_used))
 
+    @cached_property
+    def inverse(self) -> np.ndarray:
+        """Table mm -> image pixels: the homography's inverse, worked out once (a reading maps
+        hundreds of places)."""
+        return f.readonly(np.linalg.inv(self.homography))
+
     def image_to_table(self, points: np.ndarray, intrinsics: Intrinsics | None = None) -> np.ndarray:
         """Map camera pixels (N, 2), as they come from the camera, to table mm (N, 2)."""
         pts = np.asarray(points, np.float64).reshape(-1, 2)
@@ -93,7 +100,7 @@ class TableCalibration:
     def table_to_image(self, points_mm: np.ndarray, intrinsics: Intrinsics | None = None) -> np.ndarray:
         """Map table mm (N, 2) to camera pixels (N, 2), as the camera images them."""
         pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
-        px = cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+        px = cv2.perspectiveTransform(pts, self.inverse).reshape(-1, 2)
         return _require(intrinsics).distort_points(px) if self.undistorted else px
 
     def to_json(self) -> dict[str, Any]:

@@ -282,6 +282,13 @@ def _fan_readings(fan: Fan, places: list[SpotRead | None], n: int) -> list[Readi
     return out
 
 
+def _to_image(view: TableView, quads_mm: list[np.ndarray]) -> list[np.ndarray]:
+    """Quads in table mm -> image pixels, mapped in one call."""
+    if not quads_mm:
+        return []
+    return list(view.to_image(np.stack(quads_mm)))
+
+
 class DolceVitaRecogniser:
     """Reads Dolce Vita from one photograph with the card classifier and the zones.
 
@@ -309,7 +316,8 @@ class DolceVitaRecogniser:
         self.zones = zones or load_dolcevita_zones()
         self.min_confidence = min_confidence
         self.steady = steady
-        self._index = {label: i for i, label in enumerate(classifier.labels)}
+        index = {label: i for i, label in enumerate(classifier.labels)}
+        self._allowed = {group: np.array([index[label] for label in labels]) for group, labels in ALLOWED.items()}
 
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None,
@@ -332,8 +340,8 @@ class DolceVitaRecogniser:
                                   SECOND_LOOKS, SECOND_LOOK_BELOW, others=others)
         out = []
         for quad, row, group in zip(quads, probs, groups):
-            allowed = [self._index[label] for label in ALLOWED[group]]
-            p = row[allowed] / max(float(row[allowed].sum()), 1e-12)
+            p = row[self._allowed[group]]
+            p = p / max(float(p.sum()), 1e-12)
             best = int(np.argmax(p))
             label, conf = ALLOWED[group][best], float(p[best])
             card = 1.0 - float(p[-2]) - float(p[-1])  # the last two allowed are empty, unknown
@@ -419,7 +427,7 @@ class DolceVitaRecogniser:
 
     def _slots(self, image: np.ndarray, view: TableView) -> list[SpotRead]:
         """Every slot of the display read (one batch), column by column from the bottom."""
-        quads = [view.to_image(self.zones.slot_quad(view.table_mm, c, s)) for c in range(COLUMNS) for s in range(SLOTS)]
+        quads = _to_image(view, [self.zones.slot_quad(view.table_mm, c, s) for c in range(COLUMNS) for s in range(SLOTS)])
         return self._classify(image, quads, [SLOT] * len(quads))
 
     def _display_cards(self, image: np.ndarray, view: TableView) -> int:
@@ -482,7 +490,7 @@ class DolceVitaRecogniser:
         """Read each (fan, n) as ``n`` cards and the place after them, in one batch: per job,
         each of its n + 1 places read, None for a place off the play area."""
         table = view.table_mm
-        spots, quads, groups = [], [], []
+        spots, quads_mm, groups = [], [], []
         results: list[list[SpotRead | None]] = []
         for j, (fan, n) in enumerate(jobs):
             results.append([None] * (n + 1))
@@ -490,9 +498,9 @@ class DolceVitaRecogniser:
                 q = fan.quad_mm(k, n)
                 if in_play_area(q, table):
                     spots.append((j, k))
-                    quads.append(view.to_image(q))
+                    quads_mm.append(q)
                     groups.append(fan.group)
-        for (j, k), read in zip(spots, self._classify(image, quads, groups)):
+        for (j, k), read in zip(spots, self._classify(image, _to_image(view, quads_mm), groups)):
             results[j][k] = read
         return results
 
