@@ -427,7 +427,8 @@ class DolceVitaRecogniser:
 
     def _slots(self, image: np.ndarray, view: TableView) -> list[SpotRead]:
         """Every slot of the display read (one batch), column by column from the bottom."""
-        quads = _to_image(view, [self.zones.slot_quad(view.table_mm, c, s) for c in range(COLUMNS) for s in range(SLOTS)])
+        table = view.table_mm
+        quads = _to_image(view, [self.zones.slot_quad(table, c, s) for c in range(COLUMNS) for s in range(SLOTS)])
         return self._classify(image, quads, [SLOT] * len(quads))
 
     def _display_cards(self, image: np.ndarray, view: TableView) -> int:

@@ -252,7 +252,11 @@ def _settle_padding(keep: tuple[int, int], lines: int, n: int) -> tuple[int, int
     return keep
 
 
-def _board_extent(kinds: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]]:
+#: First and last row, first and last column (inclusive) of the part of a grid kept as the board.
+Extent = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _board_extent(kinds: np.ndarray) -> Extent:
     """First and last row and column (inclusive) of the grid of ``kinds`` after dropping edge
     rows and columns that show no space of the board and mostly places off it (a row that a
     hand hides is kept: it may be the board's, and its spaces are unknown)."""
@@ -278,7 +282,7 @@ def _board_extent(kinds: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 def _known_shape(keep_r: tuple[int, int], keep_c: tuple[int, int], lines: tuple[int, int],
-                 padded: tuple[int, int], shapes: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], tuple[int, int]]:
+                 padded: tuple[int, int], shapes: tuple[tuple[int, int], ...]) -> Extent:
     """The extent (rows, columns) kept, or the whole lattice along an axis where dropping its
     edge lines made a board of known shape (``shapes``, rows x columns) into none: an arm over
     a board's edge rows whose pale sleeve reads as bare table does not cut the rows off (their
