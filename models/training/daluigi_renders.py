@@ -1,10 +1,11 @@
 """Cached renders of Da Luigi for training the spot classifier.
 
 A render of the digital twin costs about a second, so each one is kept under
-``$TABLEREF_CACHE/daluigi-renders/`` (default ``~/.cache/tableref``, outside the repository)
-as one ``.npz``: the image, the rules state, the share of every part and region that shows,
-and the mask of pixels covered by hands or distractors. Spots are cut from these afterwards
-(:mod:`.daluigi`), so a change of the zones does not need new renders.
+``$TABLEREF_CACHE/daluigi-renders/VERSION-DIGEST/`` (default ``~/.cache/tableref``, outside the
+repository; the digest is of the code that made it, :func:`.spots.cache_root`) as one
+``.npz``: the image, the rules state, the share of every part and region that shows, and the
+mask of pixels covered by hands or distractors. Spots are cut from these afterwards
+(:mod:`.daluigi`) into a folder of their own version.
 
 Run ``python -m tableref.models.training.daluigi_renders FIRST COUNT`` to fill the cache.
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ...rules.daluigi.state import State
+from .spots import cache_root
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +56,7 @@ class CachedRender:
 
 
 def cache_dir() -> Path:
-    root = Path(os.environ.get("TABLEREF_CACHE", Path.home() / ".cache" / "tableref"))
-    return root / "daluigi-renders" / CACHE_VERSION
+    return cache_root("daluigi-renders", CACHE_VERSION)
 
 
 def foreign_mask(render) -> np.ndarray:

@@ -11,12 +11,12 @@ clearly hidden).
 Seeds: training renders ``TRAIN_SEED ..``, validation renders ``VAL_SEED ..`` (two ranges,
 recorded in the card); benchmarks and tests use ``TEST_SEED ..``, never used here. Rendering
 costs about half a second per image, so each render's samples are cached as ``.npz`` under
-``$TABLEREF_CACHE`` (default ``~/.cache/tableref``), outside the repository.
+``$TABLEREF_CACHE`` (default ``~/.cache/tableref``), outside the repository, in a folder of the
+code that made them (:func:`.spots.cache_root`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -32,8 +32,8 @@ from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones
 from ..card import CropSettings, Preprocessing
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import (SpotSample, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels, inner_quad,
-                    seeds_for, split_by_render)
+from .spots import (SpotSample, cache_root, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels,
+                    inner_quad, seeds_for, split_by_render)
 
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
@@ -53,8 +53,7 @@ CACHE_VERSION = "v2"
 
 
 def cache_dir() -> Path:
-    root = Path(os.environ.get("TABLEREF_CACHE", Path.home() / ".cache" / "tableref"))
-    return root / "dolcevita-cards" / CACHE_VERSION
+    return cache_root("dolcevita-cards", CACHE_VERSION)
 
 
 def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[tuple[str, np.ndarray, str]]:

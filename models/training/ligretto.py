@@ -17,12 +17,12 @@ Each crop is rolled by a random quarter turn (cards lie both ways on the board).
 
 Seeds: training renders ``TRAIN_SEED ..``, validation renders ``VAL_SEED ..`` (recorded in the
 cards); benchmarks and tests use ``TEST_SEED ..``, never used here. Each render's samples are
-cached as ``.npz`` under ``$TABLEREF_CACHE`` (default ``~/.cache/tableref``).
+cached as ``.npz`` under ``$TABLEREF_CACHE`` (default ``~/.cache/tableref``), in a folder of the
+code that made them (:func:`.spots.cache_root`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -40,8 +40,8 @@ from ...vision.recognise.ligretto_labels import (CELL_LABELS, CELLS_MODEL, EMPTY
 from ..card import CropSettings, Preprocessing
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import (SpotSample, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels, inner_quad,
-                    seeds_for, split_by_render)
+from .spots import (SpotSample, cache_root, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels,
+                    inner_quad, seeds_for, split_by_render)
 
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
@@ -70,8 +70,7 @@ CellSample = SpotSample
 
 
 def cache_dir() -> Path:
-    root = Path(os.environ.get("TABLEREF_CACHE", Path.home() / ".cache" / "tableref"))
-    return root / "ligretto-cells" / CACHE_VERSION
+    return cache_root("ligretto-cells", CACHE_VERSION)
 
 
 def _firm(shown: float, label: str) -> str | None:

@@ -9,11 +9,13 @@ the crop a little without leaving the picture.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -25,6 +27,31 @@ from .dataset import Sample
 log = logging.getLogger(__name__)
 #: Render processes filling a cache (the machine has 2 cores).
 WORKERS = 2
+#: The folders (of the package) whose code and data decide what a cached render holds: the
+#: rules that deal the scene, the twin that draws it, the geometry that cuts its spots and the
+#: recipes. A digest of them names the cache folder, so that a warm cache made by other code
+#: (an earlier commit, an experiment not kept) is never trained on.
+MADE_BY = ("rules", "vision", "calibration", "models/training")
+
+
+@lru_cache(maxsize=None)
+def code_digest(root: Path | None = None) -> str:
+    """12 hex digits of SHA-256 over the ``.py`` and ``.json`` files under :data:`MADE_BY` of
+    ``root`` (default: the installed package), with their paths."""
+    root = root or Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256()
+    for folder in MADE_BY:
+        for path in sorted(p for p in (root / folder).rglob("*") if p.suffix in (".py", ".json")):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def cache_root(name: str, version: str) -> Path:
+    """``$TABLEREF_CACHE/NAME/VERSION-DIGEST`` (default ``~/.cache/tableref``): a recipe's cached
+    renders, in a folder of the code that made them (:func:`code_digest`)."""
+    root = Path(os.environ.get("TABLEREF_CACHE", Path.home() / ".cache" / "tableref"))
+    return root / name / f"{version}-{code_digest()}"
 
 
 def firm_label(label: str, shown: float, unknown: str, high: float, low: float) -> str | None:

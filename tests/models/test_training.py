@@ -11,6 +11,7 @@ import pytest
 
 from tableref.models.training import TrainingError
 from tableref.models.training import augment as A
+from tableref.models.training import spots
 from tableref.models.training.dataset import Sample, make_inputs, split
 from tableref.models.training.recipes import get_recipe, recipes, run_recipe
 from tableref.vision.classifier import Classifier
@@ -173,3 +174,30 @@ def test_tableref_imports_without_torch():
             "import tableref.commands.train\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def _tree(root, files: dict) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_the_cache_is_named_by_the_code_that_fills_it(tmp_path, monkeypatch):
+    """A warm cache made by other code (an earlier commit, an experiment not kept) is never
+    trained on: the folder's name carries a digest of the code and data that render and cut."""
+    _tree(tmp_path, {"vision/crop.py": "A = 1\n", "vision/recognise/data/zones.json": "{}",
+                     "rules/x.py": "", "calibration/y.py": "", "models/training/z.py": "", "webui/w.py": ""})
+    first = spots.code_digest(tmp_path)
+    _tree(tmp_path, {"webui/w.py": "changed", "vision/notes.txt": "changed"})  # not what cuts spots
+    spots.code_digest.cache_clear()
+    assert spots.code_digest(tmp_path) == first
+    for changed in ("vision/crop.py", "vision/recognise/data/zones.json", "rules/x.py", "models/training/z.py"):
+        _tree(tmp_path, {changed: "something else\n"})
+        spots.code_digest.cache_clear()
+        assert spots.code_digest(tmp_path) != first, changed
+        first = spots.code_digest(tmp_path)
+    spots.code_digest.cache_clear()
+    monkeypatch.setenv("TABLEREF_CACHE", str(tmp_path / "cache"))
+    assert spots.cache_root("cards", "v2") == tmp_path / "cache" / "cards" / f"v2-{spots.code_digest()}"
+    assert len(spots.code_digest()) == 12
