@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -96,6 +96,12 @@ class TableView:
         """Table mm (..., 2) -> image pixels (..., 2) as the camera sees them."""
         pts = np.asarray(points_mm, np.float64)
         return self.calibration.table_to_image(pts.reshape(-1, 2), self.intrinsics).reshape(pts.shape)
+
+    def quads_to_image(self, quads_mm: Sequence[np.ndarray]) -> np.ndarray:
+        """Quads (each 4 x 2) in table mm -> image pixels (N, 4, 2), mapped in one call."""
+        if len(quads_mm) == 0:
+            return np.empty((0, 4, 2))
+        return self.to_image(np.stack(quads_mm))
 
     def px_per_mm(self, at_mm: tuple[float, float]) -> float:
         """Image scale near ``at_mm`` (pixels per mm, mean of x and y)."""

@@ -86,7 +86,7 @@ class Spots:
     def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, spots: list[Spot],
                  gains: np.ndarray):
         self.spots = spots
-        self.quads_px = view.to_image(np.stack([s.quad_mm for s in spots])) if spots else np.empty((0, 4, 2))
+        self.quads_px = view.quads_to_image([s.quad_mm for s in spots])
         h, w = image.shape[:2]
         inside = np.all((self.quads_px >= 0) & (self.quads_px <= [w - 1, h - 1]), axis=(1, 2))
         prep = classifier.card.preprocessing

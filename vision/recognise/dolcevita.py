@@ -282,13 +282,6 @@ def _fan_readings(fan: Fan, places: list[SpotRead | None], n: int) -> list[Readi
     return out
 
 
-def _to_image(view: TableView, quads_mm: list[np.ndarray]) -> list[np.ndarray]:
-    """Quads in table mm -> image pixels, mapped in one call."""
-    if not quads_mm:
-        return []
-    return list(view.to_image(np.stack(quads_mm)))
-
-
 class DolceVitaRecogniser:
     """Reads Dolce Vita from one photograph with the card classifier and the zones.
 
@@ -428,7 +421,8 @@ class DolceVitaRecogniser:
     def _slots(self, image: np.ndarray, view: TableView) -> list[SpotRead]:
         """Every slot of the display read (one batch), column by column from the bottom."""
         table = view.table_mm
-        quads = _to_image(view, [self.zones.slot_quad(table, c, s) for c in range(COLUMNS) for s in range(SLOTS)])
+        slots = [self.zones.slot_quad(table, c, s) for c in range(COLUMNS) for s in range(SLOTS)]
+        quads = list(view.quads_to_image(slots))
         return self._classify(image, quads, [SLOT] * len(quads))
 
     def _display_cards(self, image: np.ndarray, view: TableView) -> int:
@@ -501,7 +495,7 @@ class DolceVitaRecogniser:
                     spots.append((j, k))
                     quads_mm.append(q)
                     groups.append(fan.group)
-        for (j, k), read in zip(spots, self._classify(image, _to_image(view, quads_mm), groups)):
+        for (j, k), read in zip(spots, self._classify(image, list(view.quads_to_image(quads_mm)), groups)):
             results[j][k] = read
         return results
 
