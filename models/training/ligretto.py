@@ -83,9 +83,8 @@ def _upright(corners_px) -> np.ndarray:
     return np.asarray(corners_px, np.float64)[[3, 2, 1, 0], :2]
 
 
-def truth_samples(s) -> Iterator[tuple[np.ndarray, str, str, float]]:
-    """(quad in image px, cover label, token label, share shown) of every firm sample of a
-    rendered state."""
+def truth_samples(s) -> Iterator[tuple[np.ndarray, str, str]]:
+    """(quad in image px, cover label, token label) of every firm sample of a rendered state."""
     state, labels = s.scene.state, s.labels()
     board = state.board
     regions = labels["regions"]
@@ -105,24 +104,23 @@ def truth_samples(s) -> Iterator[tuple[np.ndarray, str, str, float]]:
             cover = card_label(border) if piece.kind == "card" else joker_label(border)
         label = _firm(region["shown"], cover)
         if label is not None:
-            yield quad, label, (HIDDEN if label == HIDDEN else TOKEN if i in tokens else NO_TOKEN), region["shown"]
+            yield quad, label, (HIDDEN if label == HIDDEN else TOKEN if i in tokens else NO_TOKEN)
     foreign = foreign_labels(s.render)
     for quad in _off_board(quads, board.height, board.width):
-        shown = 1.0 - covered_share(s.render.labels, foreign, quad)
-        label = _firm(shown, OFF)
+        label = _firm(1.0 - covered_share(s.render.labels, foreign, quad), OFF)
         if label is not None:
-            yield quad, label, (HIDDEN if label == HIDDEN else NO_TOKEN), shown
+            yield quad, label, (HIDDEN if label == HIDDEN else NO_TOKEN)
     for o in labels["objects"]:
         ident = o["ident"]
         if o.get("shown", 0.0) < FIRM_SHARE_HIGH or not ident.startswith(("lig.onboard.", "lig.spare.")):
             continue
         p = np.asarray(o["polygon_px"], np.float64)
         if ident.startswith("lig.spare."):
-            yield p, joker_label(o["params"]["border"]), NO_TOKEN, o["shown"]
+            yield p, joker_label(o["params"]["border"]), NO_TOKEN
         else:
             top, bottom = (p[0] + p[1]) / 2, (p[3] + p[2]) / 2
             for half in (np.array([p[0], top, bottom, p[3]]), np.array([top, p[1], p[2], bottom])):
-                yield half, card_label(o["params"]["border"]), NO_TOKEN, o["shown"]
+                yield half, card_label(o["params"]["border"]), NO_TOKEN
 
 
 def _off_board(quads: dict, rows: int, cols: int) -> Iterator[np.ndarray]:
@@ -150,15 +148,13 @@ def _inner_quad(turns: int) -> np.ndarray:
     return np.roll(inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN), turns, axis=0)
 
 
-def render_cells(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def render_cells(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Render ``seed`` and cut every firm sample: (patches (N, 64, 64, 3) uint8, cover label
-    indices (N,), token label indices (N,), share shown (N,) float32). A render whose markers
-    cannot be found gives none."""
+    indices (N,), token label indices (N,)). A render whose markers cannot be found gives none."""
     from ...vision.synthetic.dataset import sample
 
     s = sample("ligretto", seed)
-    empty = (np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64), np.empty(0, np.int64),
-             np.empty(0, np.float32))
+    empty = (np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64), np.empty(0, np.int64))
     try:  # a render whose table cannot be located (three markers, or two in opposite corners) is left out
         locate_ligretto(s.image, None, zones_for(None), two_markers="opposite")
     except RecognitionError:
@@ -166,21 +162,20 @@ def render_cells(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     found = list(truth_samples(s))
     if not found:
         return empty
-    patches = crop_patches(s.image, [q for q, _, _, _ in found], _context_prep())
+    patches = crop_patches(s.image, [q for q, _, _ in found], _context_prep())
     cover = {label: i for i, label in enumerate(CELL_LABELS)}
     token = {label: i for i, label in enumerate(TOKEN_LABELS)}
-    return (patches, np.array([cover[c] for _, c, _, _ in found], np.int64),
-            np.array([token[t] for _, _, t, _ in found], np.int64),
-            np.array([shown for _, _, _, shown in found], np.float32))
+    return (patches, np.array([cover[c] for _, c, _ in found], np.int64),
+            np.array([token[t] for _, _, t in found], np.int64))
 
 
-def _cached(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _cached(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     def make() -> dict[str, np.ndarray]:
-        patches, cover, token, shown = render_cells(seed)
-        return {"patches": patches, "cover": cover, "token": token, "shown": shown}
+        patches, cover, token = render_cells(seed)
+        return {"patches": patches, "cover": cover, "token": token}
 
     arrays = cached_arrays(cache_dir() / f"{seed}.npz", make)
-    return arrays["patches"], arrays["cover"], arrays["token"], arrays["shown"]
+    return arrays["patches"], arrays["cover"], arrays["token"]
 
 
 def _build(which: str, seed: int, count: int) -> list[CellSample]:
@@ -193,10 +188,10 @@ def _build(which: str, seed: int, count: int) -> list[CellSample]:
     samples: list[CellSample] = []
     for split, seeds in (("train", train_seeds), ("val", val_seeds)):
         for s in seeds:
-            patches, cover, token, shown = _cached(s)
-            for p, c, t, v in zip(patches, cover, token, shown):
+            patches, cover, token = _cached(s)
+            for p, c, t in zip(patches, cover, token):
                 label = labels[c if which == "cover" else t]
-                copies = _copies(CELL_LABELS[c], TOKEN_LABELS[t], float(v), rng) if split == "train" else 1
+                copies = _copies(CELL_LABELS[c], TOKEN_LABELS[t], rng) if split == "train" else 1
                 samples += [CellSample(p, _inner_quad(int(rng.integers(4))), label, None, split)
                             for _ in range(copies)]
     return samples
@@ -207,19 +202,12 @@ def _build(which: str, seed: int, count: int) -> list[CellSample]:
 #: them (about 730 of 57,000 samples; the classifier called many of them hidden).
 KEEP_SHARE = {OFF: 0.35, EMPTY: 0.6}
 TOKEN_ON_PIECE_COPIES = 4
-#: ... and repeats the spaces read though partly covered (from FIRM_SHARE_HIGH up to
-#: PARTLY_SHOWN of them shown; about 5 % of the samples): the classifier called many of them
-#: hidden.
-PARTLY_SHOWN, PARTLY_SHOWN_COPIES = 0.95, 3
 
 
-def _copies(cover: str, token: str, shown: float, rng: np.random.Generator) -> int:
-    """How many times a training sample of this cover and token label, of which ``shown``
-    shows, enters the pool."""
+def _copies(cover: str, token: str, rng: np.random.Generator) -> int:
+    """How many times a training sample of this cover and token label enters the pool."""
     if cover.startswith(("card:", "joker:")) and token == TOKEN:
         return TOKEN_ON_PIECE_COPIES
-    if cover != HIDDEN and shown < PARTLY_SHOWN:
-        return PARTLY_SHOWN_COPIES
     return int(rng.random() < KEEP_SHARE.get(cover, 1.0))
 
 

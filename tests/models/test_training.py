@@ -201,16 +201,3 @@ def test_the_cache_is_named_by_the_code_that_fills_it(tmp_path, monkeypatch):
     monkeypatch.setenv("TABLEREF_CACHE", str(tmp_path / "cache"))
     assert spots.cache_root("cards", "v2") == tmp_path / "cache" / "cards" / f"v2-{spots.code_digest()}"
     assert len(spots.code_digest()) == 12
-
-
-def test_ligretto_training_repeats_rare_spaces_and_thins_plentiful_ones():
-    from tableref.models.training import ligretto as L
-
-    rng = np.random.default_rng(0)
-    assert L._copies("card:solid", "token", 1.0, rng) == L.TOKEN_ON_PIECE_COPIES
-    assert L._copies("empty", "none", L.PARTLY_SHOWN - 0.01, rng) == L.PARTLY_SHOWN_COPIES
-    assert L._copies("off", "none", 0.7, rng) == L.PARTLY_SHOWN_COPIES
-    assert L._copies("hidden", "hidden", 0.3, rng) == 1   # hidden is never repeated, nor thinned
-    assert L._copies("card:dotted", "none", 1.0, rng) == 1
-    kept = [L._copies("off", "none", 1.0, rng) for _ in range(2000)]
-    assert set(kept) == {0, 1} and abs(np.mean(kept) - L.KEEP_SHARE["off"]) < 0.05
