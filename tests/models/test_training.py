@@ -3,6 +3,7 @@ card -> runner agrees with PyTorch), and ``tableref train`` with and without PyT
 
 from __future__ import annotations
 
+import platform
 import subprocess
 import sys
 
@@ -48,6 +49,17 @@ def test_photometric_changes_each_patch_by_its_own_amounts():
     p = np.stack([patch(), patch()])
     q = A.photometric(p, [0.0, 0.0], [1.0, 0.5], [0.0, 0.0], [0.0, 0.0])
     assert np.array_equal(q[0], p[0]) and q[1].mean() < 0.6 * p[1].mean()
+
+
+@pytest.mark.parametrize("block", [1, 3, 64])
+def test_photometric_gives_the_same_bytes_in_any_block_size(monkeypatch, block):
+    rng = np.random.default_rng(11)
+    p = rng.integers(0, 256, (7, 10, 10, 3), dtype=np.uint8)
+    amounts = (rng.uniform(-1, 1, 7), rng.uniform(0.5, 1.5, 7), [0.0, 0.8, 0.0, 1.5, 0.3, 0.0, 1.0], rng.uniform(0, 9, 7))
+    monkeypatch.setattr(A, "BLOCK", 1000)
+    whole = A.photometric(p, *amounts, np.random.default_rng(5))
+    monkeypatch.setattr(A, "BLOCK", block)
+    assert np.array_equal(A.photometric(p, *amounts, np.random.default_rng(5)), whole)
 
 
 def test_random_changes_are_seeded_and_within_range():
@@ -137,6 +149,19 @@ def test_smoke_training_exports_an_agreeing_model(smoke_model):
 def test_smoke_training_is_reproducible(smoke_model, tmp_path):
     again = run_recipe(get_recipe("smoke"), tmp_path, "pytest smoke", epochs=2, max_steps=4, samples=240)
     assert again.card.sha256 == smoke_model.card.sha256
+
+
+def test_the_allocator_keeps_freed_memory_where_it_can(monkeypatch):
+    from tableref.models.training import loop
+
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert loop.keep_freed_memory() is glibc
+
+    def no_libc(name):
+        raise OSError(f"{name}: cannot open shared object file")
+
+    monkeypatch.setattr(loop.ctypes, "CDLL", no_libc)
+    assert loop.keep_freed_memory() is False
 
 
 def test_registry():
