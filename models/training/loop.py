@@ -24,10 +24,10 @@ TRAIN_THREADS = 2
 #: speed of the default layout for these nets on the 2-core machine; the trained weights,
 #: and so the exported ONNX model, do not depend on it beyond rounding.
 TRAIN_LAYOUT = torch.channels_last
-#: glibc's allocator gives a freed block of more than 128 KB back to the kernel, and every
-#: training step then faults the pages of its activations in again (a third of the training
-#: command's time was the kernel's on the 2-core machine). Blocks below this size stay with
-#: the process instead: 100 steps of the Ligretto cover net took 5.5-5.7 s instead of
+#: glibc's allocator gives large freed blocks back to the kernel, and every training step
+#: then faults the pages of its activations in again (a sixth to a quarter of the training
+#: command's CPU time was the kernel's on the 2-core machine). Blocks below this size stay
+#: with the process instead: 100 steps of the Ligretto cover net took 5.5-5.7 s instead of
 #: 6.7-8.4 s, with the same loss to the bit.
 KEEP_FREED_BYTES = 1 << 30
 #: mallopt's parameter numbers (glibc's malloc.h).
