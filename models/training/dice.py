@@ -221,17 +221,15 @@ def train_dice_detector(data: str | Path, out_dir: str | Path, command: str, *,
     command : str
         The command line recorded in the card.
     """
-    torch = require_torch()
+    require_torch()
     from ...vision.classifier import sha256_of
     from ...vision.dice.evaluate import evaluate_maps
     from .dice_net import DiceNet
-    from .loop import TRAIN_THREADS
+    from .loop import seed_everything
     from .net import parameter_count
 
     started = time.perf_counter()
-    torch.manual_seed(TRAIN_SEED)
-    torch.set_num_threads(TRAIN_THREADS)
-    rng = np.random.default_rng(TRAIN_SEED)
+    rng = seed_everything(TRAIN_SEED)
     tune = read_folder(data, TUNE)
     held = read_folder(data, HELD_OUT)
     if not tune or not held:

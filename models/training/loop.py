@@ -80,7 +80,9 @@ def keep_freed_memory() -> bool:
 
 
 def seed_everything(seed: int) -> np.random.Generator:
-    """Seed torch, fix its thread count, and return the numpy generator for data and augmentation."""
+    """Set the process up for training (seed torch, fix its thread count, keep freed memory:
+    :func:`keep_freed_memory`) and return the numpy generator for data and augmentation."""
+    keep_freed_memory()
     torch.manual_seed(seed)
     torch.set_num_threads(TRAIN_THREADS)
     return np.random.default_rng(seed)
@@ -105,7 +107,6 @@ def train(model, samples: Sequence[Sample], labels: Sequence[str], prep: Preproc
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimiser, lambda step: 0.5 * (1.0 + math.cos(math.pi * min(step, total) / total)))
     loss_fn = torch.nn.CrossEntropyLoss()
-    keep_freed_memory()
     model.to(memory_format=TRAIN_LAYOUT)
     steps = 0
     for epoch in range(settings.epochs):
