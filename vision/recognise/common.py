@@ -25,7 +25,8 @@ import numpy as np
 
 from ...calibration.errors import CalibrationError, MarkerError
 from ...calibration.intrinsics import Intrinsics
-from ...calibration.layout import DEFAULT_IDS, default_layout
+from ...calibration.layout import DEFAULT_IDS, MarkerLayout, default_layout
+from ...calibration.lens import estimate_lens
 from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers, dictionary
 from ...calibration.profile import Profile
 from ...calibration.table import TableCalibration, calibrate_table, spans
@@ -48,6 +49,9 @@ SHARPEN_SIGMA_PX, SHARPEN_AMOUNT = 3.0, 2.0
 #: seen do not tell them apart (a fit to the wrong size of a measured side is off by
 #: millimetres; the corners' own noise is a few tenths).
 ALIKE_MM = 0.05
+#: A lens distortion estimated from the markers is used when its fit's residual is at most
+#: this share of a plain homography's.
+LENS_GAIN = 0.7
 #: Images whose grey levels spread less than this (std, 8-bit) are blank.
 BLANK_STD = 2.0
 #: The blank test looks at every BLANK_STRIDE-th pixel in x and y (a 1280x720 image: 57,600
@@ -157,14 +161,19 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     layout_given = profile.table.layout if profile is not None and profile.table is not None else None
     dictionary = layout_given.dictionary if layout_given is not None else DEFAULT_DICTIONARY
 
-    def fit(markers, pair: str):
+    layouts = [layout_given] if layout_given is not None else [default_layout(tuple(c), marker_mm) for c in choices_mm]
+
+    def fit(markers, pair: str) -> TableView:
+        lens = intrinsics if intrinsics is not None else estimated_lens(markers, layouts, size)
         if layout_given is not None:
-            return calibrate_table(markers, layout_given, size, intrinsics, max_corner_error_mm, pair)
-        return _fit_choices(markers, marker_mm, size, intrinsics, choices_mm, max_corner_error_mm, pair)
+            table = calibrate_table(markers, layout_given, size, lens, max_corner_error_mm, pair)
+        else:
+            table = _fit_choices(markers, marker_mm, size, lens, choices_mm, max_corner_error_mm, pair)
+        return _view(table, lens)
 
     markers = detect_markers(image, dictionary)
     try:
-        return _view(fit(markers, "never"), intrinsics)
+        return fit(markers, "never")
     except CalibrationError as exc:
         first = exc
     # motion blur smears the markers' edges: try once more on a sharpened copy; only then
@@ -175,13 +184,25 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
         tries[1:] = [(markers, "any"), (sharp, "any"), (markers, "one"), (sharp, "one")]
     for found, pair in tries:
         try:
-            return _view(fit(found, pair), intrinsics)
+            return fit(found, pair)
         except CalibrationError as exc:
             last = exc
     found = sorted({m.id for m in markers} | {m.id for m in sharp})
     reason = last if "(or " in str(last) else first
     raise RecognitionError(f"no table found: {reason} (markers found: {found or 'none'}; is this a photo of "
                            "the table with its four printed markers?)") from None
+
+
+def estimated_lens(markers, layouts: Sequence[MarkerLayout], size: tuple[int, int]) -> Intrinsics | None:
+    """The lens distortion the markers show (:mod:`tableref.calibration.lens`) for a camera
+    without a lens calibration: estimated against each layout the table may have, the best
+    kept when it explains the corners clearly better than a plain homography (residual at
+    most :data:`LENS_GAIN` of it); else None."""
+    estimates = [e for e in (estimate_lens(markers, layout, size) for layout in layouts) if e is not None]
+    if not estimates:
+        return None
+    best = min(estimates, key=lambda e: e.rms_px)
+    return best.intrinsics if best.gain <= LENS_GAIN else None
 
 
 def _view(table: TableCalibration, intrinsics: Intrinsics | None) -> TableView:
