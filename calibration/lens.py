@@ -85,29 +85,41 @@ class LensEstimate:
         return self.rms_px / self.straight_rms_px if self.straight_rms_px > 0 else 1.0
 
 
-def estimate_lens(markers: Sequence[DetectedMarker], layout: MarkerLayout,
+def estimate_lens(markers: Sequence[DetectedMarker], layouts: Sequence[MarkerLayout],
                   image_size: tuple[int, int]) -> LensEstimate | None:
-    """The radial distortion that best explains ``markers`` (raw pixels) as ``layout``'s.
+    """The radial distortion that best explains ``markers`` (raw pixels) as the markers of one
+    of ``layouts`` (the table sizes it may have): each is tried on a coarse grid of the
+    division, and the one explaining the corners best is refined.
 
-    Returns None when fewer than :data:`MIN_LENS_MARKERS` of the layout's markers are seen
-    (or one is seen twice).
+    Returns None when no layout has :data:`MIN_LENS_MARKERS` of its markers seen, each once.
     """
-    seen = [m for m in markers if m.id in layout.ids]
-    ids = [m.id for m in seen]
-    if len(set(ids)) < MIN_LENS_MARKERS or len(set(ids)) != len(ids):
-        return None
     unit, centre = _unit(image_size)
-    image = (np.concatenate([m.corners for m in seen]).astype(np.float64) - centre) / unit
-    table = np.concatenate([layout.placement(i).corners_mm for i in ids]).astype(np.float64)
     lo, hi = DIVISION_RANGE
-    candidates = np.linspace(lo, hi, GRID_STEPS)
-    for _ in range(REFINES + 1):
-        costs = _residuals(image, table, candidates) * unit
-        best = int(np.argmin(costs))
-        division, least = float(candidates[best]), float(costs[best])
-        step = candidates[1] - candidates[0]
+    grid = np.append(np.linspace(lo, hi, GRID_STEPS), 0.0)  # the last: no distortion
+    best = None
+    for layout in layouts:
+        seen = [m for m in markers if m.id in layout.ids]
+        ids = [m.id for m in seen]
+        if len(set(ids)) < MIN_LENS_MARKERS or len(set(ids)) != len(ids):
+            continue
+        image = (np.concatenate([m.corners for m in seen]).astype(np.float64) - centre) / unit
+        table = np.concatenate([layout.placement(i).corners_mm for i in ids]).astype(np.float64)
+        costs = _residuals(image, table, grid) * unit
+        if best is None or costs.min() < best[0].min():
+            best = (costs, image, table)
+    if best is None:
+        return None
+    costs, image, table = best
+    straight, candidates, step = float(costs[-1]), grid, grid[1] - grid[0]
+    k = int(np.argmin(costs))
+    division, least = float(candidates[k]), float(costs[k])
+    for _ in range(REFINES):
         candidates = np.linspace(max(division - step, lo), min(division + step, hi), REFINE_STEPS)
-    straight = float(_residuals(image, table, np.zeros(1))[0]) * unit
+        step = candidates[1] - candidates[0]
+        costs = _residuals(image, table, candidates) * unit
+        k = int(np.argmin(costs))
+        if costs[k] < least:
+            division, least = float(candidates[k]), float(costs[k])
     return LensEstimate(division, division_intrinsics(division, image_size), least, straight)
 
 

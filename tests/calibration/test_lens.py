@@ -60,7 +60,7 @@ def _markers_through(division: float, noise_px: float, ids=(0, 1, 2, 3), seed: i
     (0.15, (0, 1, 2, 3)),
 ])
 def test_the_division_is_recovered_from_noisy_corners(division, ids):
-    estimate = estimate_lens(_markers_through(division, 0.15, ids), default_layout(TABLE_MM, 50.0), IMAGE_SIZE)
+    estimate = estimate_lens(_markers_through(division, 0.15, ids), [default_layout(TABLE_MM, 50.0)], IMAGE_SIZE)
     assert estimate is not None
     assert estimate.division == pytest.approx(division, abs=0.05)
     assert estimate.rms_px < 0.3
@@ -69,12 +69,12 @@ def test_the_division_is_recovered_from_noisy_corners(division, ids):
 @pytest.mark.parametrize("ids", [(0,), (2,), (0, 0, 1)])
 def test_too_few_markers_estimate_nothing(ids):
     found = _markers_through(-0.3, 0.0, ids)
-    assert estimate_lens(found, default_layout(TABLE_MM, 50.0), IMAGE_SIZE) is None
+    assert estimate_lens(found, [default_layout(TABLE_MM, 50.0)], IMAGE_SIZE) is None
 
 
 def test_markers_of_another_layout_do_not_count():
     found = [DetectedMarker(m.id + 10, m.corners) for m in _markers_through(-0.3, 0.0)]
-    assert estimate_lens(found, default_layout(TABLE_MM, 50.0), IMAGE_SIZE) is None
+    assert estimate_lens(found, [default_layout(TABLE_MM, 50.0)], IMAGE_SIZE) is None
 
 
 @pytest.mark.parametrize(("hidden", "straight_px", "lens_px"), [((), 8.0, 1.0), ((2,), 12.0, 1.0)])
@@ -84,7 +84,7 @@ def test_a_rendered_wide_lens_is_undone(hidden, straight_px, lens_px):
     everywhere, where the plain homography misses the play area's far corners by many."""
     scene = render(hidden=hidden, distorted=True)
     markers = detect_markers(scene.image)
-    estimate = estimate_lens(markers, scene.layout, IMAGE_SIZE)
+    estimate = estimate_lens(markers, [scene.layout], IMAGE_SIZE)
     assert estimate is not None and estimate.gain < 0.1
     grid = table_grid()
     truth = camera_pixels(scene, grid)
@@ -96,7 +96,7 @@ def test_a_rendered_wide_lens_is_undone(hidden, straight_px, lens_px):
 
 def test_a_lens_without_distortion_is_left_straight():
     scene = render()
-    estimate = estimate_lens(detect_markers(scene.image), scene.layout, IMAGE_SIZE)
+    estimate = estimate_lens(detect_markers(scene.image), [scene.layout], IMAGE_SIZE)
     assert abs(estimate.division) < 0.01
     assert estimate.gain > 0.9
 
@@ -105,3 +105,13 @@ def test_a_lens_without_distortion_is_left_straight():
 def test_an_estimate_checks_itself(division, rms, straight):
     with pytest.raises(CalibrationError):
         LensEstimate(division, division_intrinsics(0.0, IMAGE_SIZE), rms, straight)
+
+
+def test_of_several_table_sizes_the_one_the_markers_show_is_refined():
+    found = _markers_through(-0.3, 0.15)
+    right = default_layout(TABLE_MM, 50.0)
+    wrong = [default_layout((TABLE_MM[0] + 120, TABLE_MM[1]), 50.0), default_layout((TABLE_MM[0], 330.0), 50.0)]
+    alone = estimate_lens(found, [right], IMAGE_SIZE)
+    among = estimate_lens(found, [wrong[0], right, wrong[1]], IMAGE_SIZE)
+    assert among.division == alone.division and among.rms_px == alone.rms_px
+    assert estimate_lens(found, wrong, IMAGE_SIZE).rms_px > 3 * alone.rms_px

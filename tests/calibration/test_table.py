@@ -62,6 +62,21 @@ def test_rectified_view_puts_the_markers_where_the_layout_says(scenes, scene, wi
         assert np.abs(found[placement.id] - expected).max() < 1.0
 
 
+@pytest.mark.parametrize("px_per_mm", [0.7, 2.0])
+def test_the_lens_shift_is_interpolated_within_a_twentieth_of_a_pixel(scenes, px_per_mm):
+    """The rectified view's lens shift, computed exactly on a coarse grid and interpolated,
+    against the shift of every pixel (the image's own remap places pixels to 1/32 px)."""
+    from tableref.calibration.rectify import _lens_shift, _pixel_grid, rectified_size
+
+    s = scenes["distorted"]
+    calibration = calibrate_table(detect_markers(s.image), s.layout, IMAGE_SIZE, s.intrinsics)
+    width, height = rectified_size(calibration.layout.table_mm, px_per_mm)
+    rect_to_image = np.linalg.inv(table_to_rectified(calibration.layout.table_mm, px_per_mm) @ calibration.homography)
+    undistorted = cv2.perspectiveTransform(_pixel_grid(width, height, 1), rect_to_image).reshape(-1, 2)
+    exact = (s.intrinsics.distort_points(undistorted) - undistorted).reshape(height, width, 2)
+    assert np.abs(_lens_shift(rect_to_image, width, height, s.intrinsics) - exact).max() < 0.05
+
+
 def test_rectify_refuses_a_frame_of_another_size(scenes):
     s = scenes["plain"]
     calibration = calibrate_table(detect_markers(s.image), s.layout, IMAGE_SIZE)

@@ -195,14 +195,11 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
 
 def estimated_lens(markers, layouts: Sequence[MarkerLayout], size: tuple[int, int]) -> Intrinsics | None:
     """The lens distortion the markers show (:mod:`tableref.calibration.lens`) for a camera
-    without a lens calibration: estimated against each layout the table may have, the best
-    kept when it explains the corners clearly better than a plain homography (residual at
-    most :data:`LENS_GAIN` of it); else None."""
-    estimates = [e for e in (estimate_lens(markers, layout, size) for layout in layouts) if e is not None]
-    if not estimates:
-        return None
-    best = min(estimates, key=lambda e: e.rms_px)
-    return best.intrinsics if best.gain <= LENS_GAIN else None
+    without a lens calibration, against the layouts the table may have; kept when it explains
+    the corners clearly better than a plain homography (residual at most :data:`LENS_GAIN`
+    of it); else None."""
+    estimate = estimate_lens(markers, layouts, size)
+    return estimate.intrinsics if estimate is not None and estimate.gain <= LENS_GAIN else None
 
 
 def _view(table: TableCalibration, intrinsics: Intrinsics | None) -> TableView:
