@@ -43,6 +43,9 @@ MIN_GAIN = 0.65
 #: since, on the 92 blurred ones of 2000300..2000599 (per-card error 9.1 % at 0.1, 8.8 % at
 #: 0.07 and 0.05, 8.6 % at 0.03 with more misread; on the 23: 4.2, 3.9, 4.0 %).
 NOISE_TO_SIGNAL = 0.07
+#: Blur judged from the image alone (:func:`blind_motion`): the cepstrum's deepest point
+#: between these radii (px) gives the line's direction and, roughly, its length.
+CEPSTRUM_RADII_PX = (2.5, 14.0)
 #: Pixels of the rendered pattern per marker module (the pattern is warped down to the image).
 _PATTERN_PX_PER_MODULE = 8
 #: Modules of the white quiet zone around a marker's black square.
@@ -267,3 +270,59 @@ def deconvolve(image: np.ndarray, kernel: np.ndarray, noise_to_signal: float = N
         sharp = cv2.idft(cv2.mulSpectrums(spectrum, wiener, 0), flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
         out[..., c] = np.clip(sharp[pad:pad + h, pad:pad + w], 0, 255).astype(np.uint8)
     return out.reshape(img.shape)
+
+
+@dataclass(frozen=True)
+class BlindMotion:
+    """A motion blur judged from a whole image without a known target: the direction
+    (``angle_deg``, as :class:`MotionBlur`'s) and a rough ``length_px``; ``kernel_sizes`` are
+    the odd sizes worth trying, the likeliest first."""
+
+    angle_deg: float
+    length_px: float
+
+    def __post_init__(self) -> None:
+        if not (0.0 <= self.angle_deg < 180.0 and self.length_px > 0):
+            raise DeblurError(f"a blind motion needs an angle in [0, 180) and a length > 0, got "
+                              f"{self.angle_deg!r}, {self.length_px!r}")
+
+    @property
+    def kernel_sizes(self) -> tuple[int, ...]:
+        # the cepstrum reads the line about a pixel long (a line of n px has its first
+        # spectral zero at 1/n): the size below it first
+        return tuple(sorted(SIZES_PX[1:], key=lambda n: abs(n - (self.length_px - 1.0))))[:3]
+
+
+def blind_motion(gray: np.ndarray) -> BlindMotion:
+    """The motion blur of a grey uint8 image (H x W), judged from the image alone: a line
+    blur multiplies the image's spectrum by a sinc along the motion, whose log becomes, in
+    the cepstrum (the inverse transform of the log spectrum), a dip the line's length away
+    from the origin along the motion. For photographs whose markers are too smeared to be
+    found, so that :func:`measure_motion_blur` has nothing to measure on; the caller checks
+    the guess by what deconvolving with it finds."""
+    img = np.asarray(gray)
+    if img.dtype != np.uint8 or img.ndim != 2 or min(img.shape) < 4 * CEPSTRUM_RADII_PX[1]:
+        raise DeblurError(f"blind_motion needs an H x W uint8 image of at least {4 * CEPSTRUM_RADII_PX[1]:g} px a "
+                          f"side, got {img.dtype} {img.shape}")
+    h, w = img.shape
+    plane = img.astype(np.float32)
+    plane -= plane.mean()
+    plane *= np.outer(np.hanning(h), np.hanning(w)).astype(np.float32)
+    spectrum = cv2.dft(plane, flags=cv2.DFT_COMPLEX_OUTPUT)
+    log_magnitude = np.log1p(cv2.magnitude(spectrum[..., 0], spectrum[..., 1]))
+    # the log spectrum is real and even, so its forward transform is the cepstrum (real, scaled)
+    cepstrum = cv2.dft(log_magnitude, flags=cv2.DFT_COMPLEX_OUTPUT)[..., 0]
+    reach = int(CEPSTRUM_RADII_PX[1]) + 1
+    near = np.roll(cepstrum, (reach, reach), axis=(0, 1))[:2 * reach + 1, :2 * reach + 1]  # origin at the centre
+    dy, dx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    radius = np.hypot(dx, dy)
+    # one half-plane (the cepstrum is symmetric about the origin)
+    ring = (radius >= CEPSTRUM_RADII_PX[0]) & (radius <= CEPSTRUM_RADII_PX[1]) & ((dy > 0) | ((dy == 0) & (dx > 0)))
+    row, col = np.unravel_index(np.argmin(np.where(ring, near, np.inf)), near.shape)
+    # the dip's centre to a fraction of a pixel: the mean of its 3 x 3 neighbourhood weighted
+    # by how far each lies below the neighbourhood's highest
+    box = (slice(row - 1, row + 2), slice(col - 1, col + 2))
+    depth = near[box].max() - near[box]
+    x, y = float((depth * dx[box]).sum() / depth.sum()), float((depth * dy[box]).sum() / depth.sum())
+    return BlindMotion(math.degrees(math.atan2(y, x)) % 180.0, math.hypot(x, y))
+

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tableref.vision.deblur import (MIN_LENGTH_PX, DeblurError, MotionBlur, deconvolve, line_kernel, marker_target,
-                                    measure_motion_blur)
+from tableref.vision.deblur import (MIN_LENGTH_PX, BlindMotion, DeblurError, MotionBlur, blind_motion, deconvolve,
+                                    line_kernel, marker_target, measure_motion_blur)
 
 MARKER_PX, QUIET_PX = 60, 10  # the marker's black square, its white quiet zone (one module)
 
@@ -114,6 +114,41 @@ def test_deconvolution_brings_the_sharp_image_back():
     error = lambda img: float(np.mean((img.astype(np.float32) - colour) ** 2))  # noqa: E731
     assert error(sharp) < 0.25 * error(blurred)
     assert np.array_equal(deconvolve(blurred, line_kernel(1.0, 0.0)), blurred)
+
+
+def _cards_scene(seed: int) -> np.ndarray:
+    """A grey 480x640 table strewn with light and dark rectangles at random turns (cards,
+    their prints)."""
+    rng = np.random.default_rng(seed)
+    image = cv2.GaussianBlur(rng.normal(110, 25, (480, 640)).astype(np.float32), (0, 0), 2)
+    for _ in range(60):
+        box = ((float(rng.uniform(0, 640)), float(rng.uniform(0, 480))), tuple(map(float, rng.uniform(8, 60, 2))),
+               float(rng.uniform(0, 180)))
+        cv2.fillConvexPoly(image, np.round(cv2.boxPoints(box)).astype(np.int32), float(rng.choice([20, 235])))
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed, length, angle", [(1, 7.0, 0.0), (2, 7.0, 45.0), (3, 6.0, 90.0), (4, 9.0, 150.0),
+                                                 (5, 5.0, 120.0)])
+def test_a_blur_is_judged_from_the_whole_image(seed, length, angle):
+    """Without a marker to measure on, the cepstrum finds the line's direction, and its size
+    is among the first two tried."""
+    found = blind_motion(_photograph(_cards_scene(seed), length, angle, 0.8, seed))
+    assert _angle_gap(found.angle_deg, angle) <= 12.0
+    assert line_kernel(length, angle).shape[0] in found.kernel_sizes[:2]
+
+
+@pytest.mark.parametrize("image", [np.zeros((20, 400), np.uint8), np.zeros((100, 100, 3), np.uint8),
+                                   np.zeros((100, 100), np.float32)])
+def test_blind_motion_refuses_bad_input(image):
+    with pytest.raises(DeblurError, match="blind_motion needs"):
+        blind_motion(image)
+
+
+@pytest.mark.parametrize("angle, length", [(180.0, 5.0), (-1.0, 5.0), (10.0, 0.0)])
+def test_a_blind_motion_validates_itself(angle, length):
+    with pytest.raises(DeblurError):
+        BlindMotion(angle, length)
 
 
 @pytest.mark.parametrize("image, kernel, nsr, message", [

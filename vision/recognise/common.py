@@ -15,6 +15,7 @@ first, clockwise as seen from above with the item upright).
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -30,9 +31,11 @@ from ...calibration.lens import estimate_lens
 from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers, dictionary
 from ...calibration.profile import Profile
 from ...calibration.table import TableCalibration, calibrate_table, spans
-from ..deblur import MotionBlur, deconvolve, line_kernel, marker_target, measure_motion_blur
+from ..deblur import MotionBlur, blind_motion, deconvolve, line_kernel, marker_target, measure_motion_blur
 from ..errors import VisionError
 from ..frame import check_bgr_image
+
+log = logging.getLogger(__name__)
 
 #: Marker corners may lie this far (mm) from the fitted layout: markers of 50 mm are 25-35 px
 #: wide in a 1280x720 view of a whole table, so a pixel of corner noise is about 2 mm.
@@ -125,7 +128,8 @@ def check_photo(image: np.ndarray) -> np.ndarray:
 
 def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = None,
                  choices_mm: tuple[tuple[float, float], ...] = (),
-                 max_corner_error_mm: float = MAX_CORNER_ERROR_MM, two_markers: str = "opposite") -> TableView:
+                 max_corner_error_mm: float = MAX_CORNER_ERROR_MM, two_markers: str = "opposite",
+                 lens_from_markers: bool = True) -> TableView:
     """Find the table plane from the markers visible in ``image``.
 
     Parameters
@@ -146,6 +150,9 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
         side by tens of mm does not matter; with a pair along one edge, of the sizes that fit
         alike the largest is taken, so the view holds the whole play area; "one": any two,
         or one marker alone (the largest size is taken).
+    lens_from_markers : bool
+        Without a lens calibration in the profile, estimate the lens's distortion from the
+        markers (:func:`estimated_lens`); False: a plain homography.
 
     Raises
     ------
@@ -164,7 +171,9 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     layouts = [layout_given] if layout_given is not None else [default_layout(tuple(c), marker_mm) for c in choices_mm]
 
     def fit(markers, pair: str) -> TableView:
-        lens = intrinsics if intrinsics is not None else estimated_lens(markers, layouts, size)
+        lens = intrinsics
+        if lens is None and lens_from_markers:
+            lens = estimated_lens(markers, layouts, size)
         if layout_given is not None:
             table = calibrate_table(markers, layout_given, size, lens, max_corner_error_mm, pair)
         else:
@@ -187,6 +196,20 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
             return fit(found, pair)
         except CalibrationError as exc:
             last = exc
+    # markers smeared past finding: judge the blur from the whole image, undo it, look again
+    import cv2
+
+    blind = blind_motion(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    for kernel_px in blind.kernel_sizes:
+        steadied = detect_markers(deconvolve(image, line_kernel(kernel_px, blind.angle_deg)), dictionary)
+        for pair in dict.fromkeys(("never", "any" if two_markers == "one" else two_markers)):
+            try:
+                view = fit(steadied, pair)
+            except CalibrationError:
+                continue
+            log.debug("table found once a blur of %d px at %.0f deg (judged from the image) was undone", kernel_px,
+                      blind.angle_deg)
+            return view
     found = sorted({m.id for m in markers} | {m.id for m in sharp})
     reason = last if "(or " in str(last) else first
     raise RecognitionError(f"no table found: {reason} (markers found: {found or 'none'}; is this a photo of "

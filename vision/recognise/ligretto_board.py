@@ -68,6 +68,15 @@ class LigrettoZones:
             raise ZonesError(f"ligretto zones are malformed: {exc!r}") from None
 
 
+#: Whether the lens is estimated from the markers when the profile has no lens calibration
+#: (:func:`~.common.estimated_lens`). Not for Ligretto: the board is found from its own spaces
+#: anyway, and with the estimate the shipped cell classifier read double-bordered cards of the
+#: demo as dashed, surely (seed 7: 6 false flags of 799 legal placements instead of 2, 198 of
+#: 201 illegal ones flagged instead of 200), for 0.72 to 0.64 % per-space error on the test
+#: renders (docs/ligretto-recognition.md).
+LENS_FROM_MARKERS = False
+
+
 def zones_for(profile: Profile | None) -> LigrettoZones:
     """The zones with ``profile``'s ``zones.ligretto`` overrides (the shipped ones without)."""
     overrides = None
@@ -92,7 +101,8 @@ def locate_ligretto(image: np.ndarray, profile: Profile | None = None,
         A blank image, or too few table markers.
     """
     z = zones or zones_for(profile)
-    return locate_table(image, z.marker_mm, profile, z.table_mm_choices, two_markers=two_markers)
+    return locate_table(image, z.marker_mm, profile, z.table_mm_choices, two_markers=two_markers,
+                        lens_from_markers=LENS_FROM_MARKERS)
 
 
 @dataclass(frozen=True, eq=False)
