@@ -239,8 +239,11 @@ def _face_not_taken(r: Reading, taken: set[str], min_confidence: float) -> tuple
     out, and its probability; (unknown, 0) when none is."""
     ruled_out = sum(p for label, p in r.alternatives if label in taken)
     for alt, p in r.alternatives:
-        if alt not in taken and p / max(1.0 - ruled_out, 1e-9) >= min_confidence:
-            return alt, p / max(1.0 - ruled_out, 1e-9)
+        # (a face all the rest of whose probability was ruled out comes to 1 give or take the
+        # float32 probabilities' rounding: at most 1)
+        posterior = min(p / max(1.0 - ruled_out, 1e-9), 1.0)
+        if alt not in taken and posterior >= min_confidence:
+            return alt, posterior
     return UNKNOWN, 0.0
 
 

@@ -57,3 +57,12 @@ def test_each_card_is_read_once(readings, expected):
     assert [r.label for r in out] == expected
     assert [r.where for r in out] == [r.where for r in readings]
     assert all(r.confidence == 0.0 for r in out if r.label == "unknown")
+
+
+def test_a_face_left_alone_by_the_cards_ruled_out_is_at_most_certain():
+    """float32 probabilities summing a hair over 1: the face left, renormalised, stays <= 1
+    (the observation refuses confidences above 1; the demo's flags saw 1.0000000214)."""
+    rival = np.float32(0.7000001)
+    out = once_each([unsure("a", ("car:300000", float(np.float32(0.3000001))), ("car:500000", float(rival))),
+                     reading("b", "car:500000", 0.95)], MIN_CONFIDENCE)
+    assert out[0].label == "car:300000" and 0.99 < out[0].confidence <= 1.0
