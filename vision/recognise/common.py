@@ -31,7 +31,7 @@ from ...calibration.lens import estimate_lens
 from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers, dictionary
 from ...calibration.profile import Profile
 from ...calibration.table import TableCalibration, calibrate_table, spans
-from ..deblur import MotionBlur, blind_motion, deconvolve, line_kernel, marker_target, measure_motion_blur
+from ..deblur import DeblurError, MotionBlur, blind_motion, deconvolve, line_kernel, marker_target, measure_motion_blur
 from ..errors import VisionError
 from ..frame import check_bgr_image
 
@@ -199,8 +199,11 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     # markers smeared past finding: judge the blur from the whole image, undo it, look again
     import cv2
 
-    blind = blind_motion(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    for kernel_px in blind.kernel_sizes:
+    try:
+        blind = blind_motion(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    except DeblurError:  # an image too small to judge
+        blind = None
+    for kernel_px in blind.kernel_sizes if blind is not None else ():
         steadied = detect_markers(deconvolve(image, line_kernel(kernel_px, blind.angle_deg)), dictionary)
         for pair in dict.fromkeys(("never", "any" if two_markers == "one" else two_markers)):
             try:

@@ -73,6 +73,7 @@ def test_seatings_that_leave_the_display_free(table_mm, fits):
     (np.zeros((720, 1280, 3), np.uint8), "blank"),
     (np.full((720, 1280, 3), 200, np.uint8), "blank"),
     (np.random.default_rng(5).integers(0, 256, (720, 1280, 3), dtype=np.uint8), "no table found"),
+    (np.random.default_rng(6).integers(0, 256, (40, 50, 3), dtype=np.uint8), "no table found"),  # too small to judge a blur
 ])
 def test_images_without_a_table_are_refused(image, message):
     with pytest.raises(RecognitionError, match=message):
