@@ -84,7 +84,8 @@ def rectify(image: np.ndarray, table: TableCalibration, px_per_mm: float,
     if intrinsics is None:
         raise ProfileMismatchError("this table calibration was made on undistorted corners: rectifying needs the "
                                    "profile's intrinsics")
-    distorted = _homography_map(rect_to_image, width, height) + _lens_shift(rect_to_image, width, height, intrinsics)
+    undistorted = _homography_map(rect_to_image, width, height)
+    distorted = undistorted + _lens_shift(rect_to_image, width, height, intrinsics)
     # The distortion polynomial folds points far outside the frame back into it: blank them.
     w, h = frame_size
     corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[width - 1, 0]], [[width - 1, height - 1]],
@@ -92,7 +93,6 @@ def rectify(image: np.ndarray, table: TableCalibration, px_per_mm: float,
     inside = ((corners >= (-_FRAME_MARGIN * w, -_FRAME_MARGIN * h))
               & (corners <= ((1 + _FRAME_MARGIN) * w, (1 + _FRAME_MARGIN) * h))).all()
     if not inside:  # (the view's corners inside the margin: so is all of it, the map being a homography)
-        undistorted = _homography_map(rect_to_image, width, height)
         far = ((undistorted[..., 0] < -_FRAME_MARGIN * w) | (undistorted[..., 0] > (1 + _FRAME_MARGIN) * w)
                | (undistorted[..., 1] < -_FRAME_MARGIN * h) | (undistorted[..., 1] > (1 + _FRAME_MARGIN) * h))
         distorted[far] = -1.0

@@ -325,4 +325,3 @@ def blind_motion(gray: np.ndarray) -> BlindMotion:
     depth = near[box].max() - near[box]
     x, y = float((depth * dx[box]).sum() / depth.sum()), float((depth * dy[box]).sum() / depth.sum())
     return BlindMotion(math.degrees(math.atan2(y, x)) % 180.0, math.hypot(x, y))
-
