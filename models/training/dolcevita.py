@@ -1,7 +1,8 @@
 """The ``dolcevita-cards`` recipe: the card classifier trained on renders of the digital twin.
 
 Samples are made exactly as the recogniser reads a photograph: the table markers found in
-the render give the homography, the zones description gives each spot (the visible strip
+the render give the homography (the motion blur they show undone first, as the recogniser
+undoes it), the zones description gives each spot (the visible strip
 of a card, or the place just beyond the last card of a fan), and the shared crop makes the
 input. Labels come from the rules state behind the render; a spot covered by a hand or an
 object is ``unknown`` when less than :data:`FIRM_SHARE_LOW` of it shows, and a spot between
@@ -25,7 +26,7 @@ import numpy as np
 
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, money_label, number_label
 from ...vision.crop import crop_patches
-from ...vision.recognise.common import RecognitionError, TableView, locate_table
+from ...vision.recognise.common import RecognitionError, TableView, locate_table, steady_view
 from ...vision.recognise.dolcevita import MODEL_NAME, PREPROCESSING, SECOND_MODEL_NAME, load_dolcevita_zones
 from ...vision.recognise.dolcevita_labels import LABELS
 from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
@@ -111,13 +112,19 @@ def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
     s = sample("dolcevita", seed)
     zones = load_dolcevita_zones()
-    try:
+    def locate(image: np.ndarray) -> TableView:
         # three markers, as when the shipped model's renders were cut (its cache)
-        view = locate_table(s.image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
+        return locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
+
+    try:
+        view = locate(s.image)
     except RecognitionError:
         return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
+    # the motion blur undone as the recogniser undoes it, so that the model learns the crops
+    # it will be shown (the deconvolution's ringing included)
+    image, view, _ = steady_view(s.image, view, locate)
     spots = list(truth_spots(zones, view, s.scene.state, s.seen, s.render))
-    patches = crop_patches(s.image, [q for _, q, _ in spots], _context_prep())
+    patches = crop_patches(image, [q for _, q, _ in spots], _context_prep())
     index = {label: i for i, label in enumerate(LABELS)}
     return patches, np.array([index[label] for _, _, label in spots], np.int64)
 

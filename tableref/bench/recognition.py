@@ -5,15 +5,19 @@ shows):
 
 * a *misread* is a card label (or ``empty``) the recogniser gives at a place where the state
   has no such card: a wrong answer;
-* a *miss* is a card the camera plainly shows (at least ``FIRM_SHARE_HIGH`` of it visible)
-  that the recogniser did not read (it said unknown, or saw too few cards);
-* cards between half and ``FIRM_SHARE_HIGH`` visible may be read or left unknown.
+* a *miss* is a card the camera shows whole (at least :data:`WHOLE_SHARE` of it visible) that
+  the recogniser did not read (it said unknown, or saw too few cards);
+* a card partly covered (by a hand, an arm, a cup: less than :data:`WHOLE_SHARE` shows) may
+  be read or left unknown: issue 5 asks that "a card partly under a hand is reported unknown,
+  never guessed", so unknown is the answer asked for, and a wrong label a misread.
 
 Per-card error = (misreads + misses) / places in the perfect observation; a scene is
 exactly right when it has neither. The figures are also given per group of places (the
 columns' slots, the number cards under them, the players' goods and money) and split by
 whether the render carries the twin's motion blur (a quarter of its stills do; a settled
-scene under a fixed webcam would not).
+scene under a fixed webcam would not). The stricter count this benchmark used until
+2026-12-01, in which a card at least ``FIRM_SHARE_HIGH`` (65 %) visible must be read too (a
+partly covered card left unknown is a *partial miss*), is reported beside them.
 """
 
 from __future__ import annotations
@@ -37,6 +41,11 @@ log = logging.getLogger(__name__)
 GROUPS = ("slot", "under", "goods", "money")
 #: Processes rendering the test scenes, and renders made per turn (reading waits for them).
 RENDER_WORKERS, CHUNK = 2, 10
+#: A card at least this share of which shows counts as shown whole; a card less shown is
+#: partly covered. (The twin's share of a card shown counts its pixels not hidden by hands,
+#: arms and objects, nor outside the image; of the 27,501 places of validation renders 2000200..2000499, 22,215 show
+#: whole to four digits, 828 between 0.95 and 1, 1,262 between 0.65 and 0.95.)
+WHOLE_SHARE = 0.95
 #: A render whose motion blur is at least this long (px) counts as blurred; the renderer
 #: applies no motion blur below it.
 BLURRED_PX = 1.5
@@ -50,6 +59,8 @@ class CardError:
     group: str
     where: str
     label: str
+    #: A miss of a card partly covered (less than WHOLE_SHARE shows), which may be unknown.
+    partly: bool = False
 
 
 def group_of(where: str, label: str) -> str:
@@ -87,11 +98,13 @@ def _truth_of(sample):
     return sample.scene.state, sample.seen
 
 
-def truth_by_place(sample) -> tuple[dict[str, Counter], dict[str, Counter], Counter]:
-    """(every label the state has per place, the labels plainly visible per place, places per group)."""
+def truth_by_place(sample) -> tuple[dict[str, Counter], dict[str, Counter], Counter, dict[str, Counter]]:
+    """(every label the state has per place, the labels plainly visible per place, places per
+    group, the labels shown whole per place)."""
     state, seen = _truth_of(sample)
     have: dict[str, Counter] = {}
     firm: dict[str, Counter] = {}
+    whole: dict[str, Counter] = {}
     places: Counter = Counter()
 
     def add(where: str, label: str, shown: float) -> None:
@@ -99,6 +112,8 @@ def truth_by_place(sample) -> tuple[dict[str, Counter], dict[str, Counter], Coun
         places[group_of(where, label)] += 1
         if shown >= FIRM_SHARE_HIGH:
             firm.setdefault(where, Counter())[label] += 1
+        if shown >= WHOLE_SHARE:
+            whole.setdefault(where, Counter())[label] += 1
 
     for c in range(COLUMNS):
         for s in range(SLOTS):
@@ -114,29 +129,40 @@ def truth_by_place(sample) -> tuple[dict[str, Counter], dict[str, Counter], Coun
             add(f"player:{p}", label, seen.parts.get(f"dv.goods.{p}.{k}", 0.0))
         for k, value in enumerate(state.money[p]):
             add(f"player:{p}", money_label(value), seen.parts.get(f"dv.money.{p}.{k}", 0.0))
-    return have, firm, places
+    return have, firm, places, whole
+
+
+def _misses(firm: dict[str, Counter], whole: dict[str, Counter], read: dict[str, Counter]) -> list[CardError]:
+    """The cards at least 65 % shown that were not read; as many of each label at a place as
+    are shown whole are whole misses (the cards read are counted against the partly covered
+    ones first), the rest partial."""
+    errors = []
+    for where, labels in firm.items():
+        for label, n in (labels - read.get(where, Counter())).items():
+            n_whole = min(n, whole.get(where, Counter())[label])
+            errors += [CardError("missed", group_of(where, label), where, label)] * n_whole
+            errors += [CardError("missed", group_of(where, label), where, label, partly=True)] * (n - n_whole)
+    return errors
 
 
 def scene_errors(sample, observation) -> tuple[list[CardError], Counter]:
-    """(every misread and miss of one reading of ``sample``, places per group)."""
-    have, firm, places = truth_by_place(sample)
+    """(every misread and miss of one reading of ``sample``, partial misses included, places per group)."""
+    have, firm, places, whole = truth_by_place(sample)
     read: dict[str, Counter] = {}
     for item in observation.items:
         if item.label != UNKNOWN:
             read.setdefault(item.where, Counter())[item.label] += 1
     errors = []
-    for kind, got, truth in (("misread", read, have), ("missed", firm, read)):
-        for where, labels in got.items():
-            for label, n in (labels - truth.get(where, Counter())).items():
-                errors += [CardError(kind, group_of(where, label), where, label)] * n
-    return errors, places
+    for where, labels in read.items():
+        for label, n in (labels - have.get(where, Counter())).items():
+            errors += [CardError("misread", group_of(where, label), where, label)] * n
+    return errors + _misses(firm, whole, read), places
 
 
 def refused_errors(sample) -> tuple[list[CardError], Counter]:
     """A scene the recogniser refused: every plainly visible card is missed."""
-    _, firm, places = truth_by_place(sample)
-    return [CardError("missed", group_of(w, label), w, label) for w, labels in firm.items()
-            for label in labels.elements()], places
+    _, firm, places, whole = truth_by_place(sample)
+    return _misses(firm, whole, {}), places
 
 
 def score_scene(sample, observation) -> tuple[int, int, int]:
@@ -192,15 +218,18 @@ def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None
             errors, places = scene_errors(s, observation)
         for e in errors:
             log.debug("seed %d %s %s: %s at %s", s.seed, e.kind, e.group, e.label, e.where)
+        partial = sum(e.partly for e in errors)
         for subset in subsets:
             tally[subset, "scenes"] += 1
-            tally[subset, "exact"] += not errors
+            tally[subset, "exact"] += len(errors) == partial
+            tally[subset, "exact strict"] += not errors
             tally[subset, "misread"] += sum(e.kind == "misread" for e in errors)
-            tally[subset, "wrong"] += len(errors)
+            tally[subset, "wrong"] += len(errors) - partial
+            tally[subset, "partial"] += partial
             tally[subset, "places"] += sum(places.values())
             for g in GROUPS:
                 tally[subset, f"places:{g}"] += places[g]
-                tally[subset, f"wrong:{g}"] += sum(e.group == g for e in errors)
+                tally[subset, f"wrong:{g}"] += sum(e.group == g and not e.partly for e in errors)
         if progress is not None:
             progress(i + 1, scenes)
     return _figures(tally, sorted(times), cpu, scenes, seed)
@@ -220,6 +249,10 @@ def _figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, 
         Figure("recognition", "dolcevita: scenes read exactly right", pct(tally["all", "exact"], scenes), "%", on),
         Figure("recognition", "dolcevita: scenes refused (no table found)", pct(tally["all", "refused"], scenes), "%",
                on),
+        Figure("recognition", "dolcevita: per-card error, strict (a partly covered card at least 65 % shown unread "
+               "counts too)", pct(tally["all", "wrong"] + tally["all", "partial"], tally["all", "places"]), "%", on),
+        Figure("recognition", "dolcevita: scenes read exactly right, strict", pct(tally["all", "exact strict"], scenes),
+               "%", on),
     ]
     for g in GROUPS:
         figures.append(Figure("recognition", f"dolcevita: per-card error, {g} places",
