@@ -36,7 +36,7 @@ from tableref.rules.daluigi.observation import UNKNOWN, expected_labels
 from ..art_daluigi import CUBE_MM, GUEST_MM, MARKET_MM, STRIP_MM, TILE_MM
 from ..kinds import anchors, size
 from ..layout import Layout, Placed
-from .scene import GameScene, Seen
+from .scene import SEEN_SHARE, GameScene, Seen
 from ...seats import SIDE_TURN, SEATING, Seat
 
 #: The rules' ability names -> the card designs' symbols.
@@ -241,31 +241,34 @@ def scene(state: rules.State) -> GameScene:
     return GameScene(rules.NAME, state, lay, regions)
 
 
-def _all(seen: Seen, idents: list[str], region: str) -> bool:
+def _all(seen: Seen, idents: list[str], region: str, share: float) -> bool:
     """Parts all seen; with no parts, the place they would lie on seen."""
-    return all(seen.part(i) for i in idents) if idents else seen.region(region)
+    return all(seen.part(i, share) for i in idents) if idents else seen.region(region, share)
 
 
-def observation(scene: GameScene, seen: Seen) -> rules.Observation:
+def observation(scene: GameScene, seen: Seen, share: float = SEEN_SHARE) -> rules.Observation:
     """What a perfect recogniser reads: ``rules.observe(state)`` item by item, with ``"?"``
-    (confidence 0) wherever a part it needs, or the empty place, does not show."""
+    (confidence 0) wherever less than ``share`` of a part it needs, or of the empty place,
+    shows."""
     state = scene.state
     ok: dict[str, bool] = {}
     for f, cubes in enumerate(state.market):
-        ok[f"market:{f}"] = _all(seen, [f"dl.field.{f}.{k}" for k in range(sum(cubes))], f"dl.field.{f}")
+        ok[f"market:{f}"] = _all(seen, [f"dl.field.{f}.{k}" for k in range(sum(cubes))], f"dl.field.{f}", share)
     for p in range(state.players):
         for s, guest in enumerate(state.strips[p]):
             card = f"dl.guest.{p}.{s}"
-            ok[f"slot:{p}:{s}"] = seen.part(card) if guest else seen.region(f"dl.slot.{p}.{s}")
+            ok[f"slot:{p}:{s}"] = seen.part(card, share) if guest else seen.region(f"dl.slot.{p}.{s}", share)
             if guest:
-                ok[f"order:{p}:{s}"] = seen.part(card) and all(
-                    seen.part(f"dl.order.{p}.{s}.{k}") for k in range(sum(guest.cubes)))
-        ok[f"supply:{p}"] = _all(seen, [f"dl.supply.{p}.{k}" for k in range(sum(state.supply[p]))], f"dl.supply.{p}")
-        tiles = _all(seen, [f"dl.tile.{p}.{k}" for k in range(abs(state.tiles[p]))], f"dl.tiles.{p}")
+                ok[f"order:{p}:{s}"] = seen.part(card, share) and all(
+                    seen.part(f"dl.order.{p}.{s}.{k}", share) for k in range(sum(guest.cubes)))
+        ok[f"supply:{p}"] = _all(seen, [f"dl.supply.{p}.{k}" for k in range(sum(state.supply[p]))],
+                                 f"dl.supply.{p}", share)
+        tiles = _all(seen, [f"dl.tile.{p}.{k}" for k in range(abs(state.tiles[p]))], f"dl.tiles.{p}", share)
         ok[f"lemons:{p}"] = ok[f"flowers:{p}"] = tiles
-        ok[f"served:{p}"] = _all(seen, [f"dl.served.{p}.{k}" for k in range(len(state.served[p]))], f"dl.served.{p}")
-    ok["hand"] = _all(seen, [f"dl.hand.{k}" for k in range(state.hand)], "dl.hand")
-    ok["revealed"] = seen.part("dl.revealed") if state.revealed else seen.region("dl.revealed")
+        ok[f"served:{p}"] = _all(seen, [f"dl.served.{p}.{k}" for k in range(len(state.served[p]))],
+                                 f"dl.served.{p}", share)
+    ok["hand"] = _all(seen, [f"dl.hand.{k}" for k in range(state.hand)], "dl.hand", share)
+    ok["revealed"] = seen.part("dl.revealed", share) if state.revealed else seen.region("dl.revealed", share)
     items = tuple(rules.Item(where, label, 1.0) if ok[where] else rules.Item(where, UNKNOWN, 0.0)
                   for where, label in expected_labels(state).items())
     return rules.Observation(items)

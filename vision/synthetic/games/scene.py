@@ -72,12 +72,12 @@ class Seen:
     parts: dict[str, float]
     regions: dict[str, float]
 
-    def part(self, ident: str) -> bool:
-        """Whether the part ``ident`` can be read (unknown idents are not seen)."""
-        return self.parts.get(ident, 0.0) >= SEEN_SHARE
+    def part(self, ident: str, share: float = SEEN_SHARE) -> bool:
+        """Whether at least ``share`` of the part ``ident`` shows (unknown idents are not seen)."""
+        return self.parts.get(ident, 0.0) >= share
 
-    def region(self, name: str) -> bool:
-        return self.regions.get(name, 0.0) >= SEEN_SHARE
+    def region(self, name: str, share: float = SEEN_SHARE) -> bool:
+        return self.regions.get(name, 0.0) >= share
 
 
 def is_foreign(kind: str) -> bool:
