@@ -66,12 +66,14 @@ def with_second_looks(look: Look, quads: Sequence[np.ndarray], views: Sequence[V
     if not len(unsure) or not (views or others):
         return first
     logs = np.log(np.maximum(first[unsure].astype(np.float64), FLOOR))
-    windows = [[np.asarray(quads[i], np.float64) for i in unsure]]
-    windows += [[view.apply(quads[i]) for i in unsure] for view in views]
-    looks = [(look, w) for w in windows[1:]] + [(other, windows[0]) for other in others]
-    for model, window in looks:
-        logs += np.log(np.maximum(np.asarray(model(window), np.float64), FLOOR))
-    logs /= len(looks) + 1
+    at = [np.asarray(quads[i], np.float64) for i in unsure]
+    # every view's windows in one batch (one call of the model instead of one per view)
+    moved = [view.apply(q) for view in views for q in at]
+    probs = [np.asarray(look(moved), np.float64).reshape(len(views), len(at), -1)] if moved else []
+    probs += [np.asarray(other(at), np.float64)[None] for other in others]
+    for p in probs:
+        logs += np.log(np.maximum(p, FLOOR)).sum(axis=0)
+    logs /= len(views) + len(others) + 1
     mean = np.exp(logs - logs.max(axis=1, keepdims=True))
     out = first.copy()
     out[unsure] = (mean / mean.sum(axis=1, keepdims=True)).astype(first.dtype)

@@ -106,3 +106,18 @@ def test_another_model_is_asked_about_unsure_spots_at_the_quad():
     # with no view, the other model alone gives the second look
     probs = with_second_looks(look, [_quad(10)], [], 0.9, others=[sure])
     assert sure.calls == [1] and probs[0].argmax() == 0
+
+
+def test_every_view_of_every_unsure_spot_is_read_in_one_batch():
+    # two unsure spots, three views: one call of 6 windows, in view-major order, each spot's
+    # probabilities the geometric mean of its own four looks
+    def table(q):
+        x = round(float(q[0][0]), 3)
+        return {10: [0.5, 0.4, 0.1], 210: [0.4, 0.5, 0.1]}.get(x, [0.2, 0.2, 0.6] if x < 150 else [0.6, 0.2, 0.2])
+    look = Scripted(table)
+    views = [View(1.1), View(0.9), View(shift=(0.25, 0.0))]
+    probs = with_second_looks(look, [_quad(10), _quad(210)], views, 0.9)
+    assert look.calls == [2, 6]
+    for spot, first, moved in ((0, [0.5, 0.4, 0.1], [0.2, 0.2, 0.6]), (1, [0.4, 0.5, 0.1], [0.6, 0.2, 0.2])):
+        expected = (np.array(first) * np.array(moved) ** 3) ** 0.25
+        assert np.allclose(probs[spot], expected / expected.sum(), atol=1e-6)
