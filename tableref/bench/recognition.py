@@ -43,8 +43,9 @@ GROUPS = ("slot", "under", "goods", "money")
 RENDER_WORKERS, CHUNK = 2, 10
 #: A card at least this share of which shows counts as shown whole; a card less shown is
 #: partly covered. (The twin's share of a card shown counts its pixels not hidden by hands,
-#: arms and objects, nor outside the image; of the 27,501 places of validation renders 2000200..2000499, 22,215 show
-#: whole to four digits, 828 between 0.95 and 1, 1,262 between 0.65 and 0.95.)
+#: arms and objects, nor outside the image; of the 27,501 places of validation renders
+#: 2000200..2000499, 22,215 show whole to four digits, 828 between 0.95 and 1, 1,262 between
+#: 0.65 and 0.95.)
 WHOLE_SHARE = 0.95
 #: A render whose motion blur is at least this long (px) counts as blurred; the renderer
 #: applies no motion blur below it.
@@ -160,7 +161,8 @@ def scene_errors(sample, observation) -> tuple[list[CardError], Counter]:
 
 
 def refused_errors(sample) -> tuple[list[CardError], Counter]:
-    """A scene the recogniser refused: every plainly visible card is missed."""
+    """A scene the recogniser refused: every plainly visible card is missed (the partly
+    covered ones as partial misses)."""
     _, firm, places, whole = truth_by_place(sample)
     return _misses(firm, whole, {}), places
 

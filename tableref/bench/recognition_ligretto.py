@@ -15,8 +15,8 @@ board's own colour; none on a joker), and whether a token stands on it.
 
 Per-space error = spaces with a misread or a miss / spaces of the board; a scene is exactly
 right when it has none. The stricter count this benchmark used until 2026-12-01, in which a
-space at least ``FIRM_SHARE_HIGH`` (65 %) shown must be read too, is reported beside it. Card pairing (which two spaces a card covers) and the start marks are
-reported apart.
+space at least ``FIRM_SHARE_HIGH`` (65 %) shown must be read too, is reported beside it.
+Card pairing (which two spaces a card covers) and the start marks are reported apart.
 """
 
 from __future__ import annotations
