@@ -3,17 +3,16 @@ reads fresh renders (seeds never used in training) as well as the benchmark meas
 
 The 30 renders here (seeds 3100000..) are a CI-sized sample; the benchmark
 (``tableref bench --recognition --game dolcevita``, docs/benchmarks.md) reads 300. Issue 5's
-targets (per-card error at most 0.2 %, 95 % of scenes exactly right) are NOT met yet: the
-shipped models (the card model with second looks at unsure spots and the second model's
-opinion on them), reading after the motion blur the markers show is undone, with the
-seatings that leave the display free, and the slots above a surely empty one empty, measured
-2.0 % per-card error (0.38 % misread) on the benchmark's 300 renders, and 2.6 % (0.37 %
-misread) on these 30 (with the blur undone at the Wiener filter's earlier noise-to-signal 0.1:
-2.1 % and 0.39 %, 2.6 % and 0.33 %; without those three 3.7 % and 0.74 %, 3.5 % and 0.41 %; the card model
-alone with second looks 4.0 % and 0.79 %, 4.0 % and 0.66 %; without second looks 4.7 % and
-1.1 %, 4.6 % and 0.96 %).
+targets (per-card error at most 0.2 %, 95 % of scenes exactly right) are NOT met yet. The
+errors here are counted strictly (a card at least 65 % shown left unknown is a miss, though
+the issue asks a card partly under a hand to be reported unknown): the shipped models (trained
+on crops with the blur undone, 2026-12-01 evening) measured 1.34 % strict per-card error
+(0.32 % misread; 0.68 % by the issue's count) on the benchmark's 300 renders, and 1.37 %
+(0.37 % misread; 0.74 %) on these 30; the models before them 1.36 % and 0.37 % on the 300,
+and the models of 2026-11-30 2.0 % and 0.38 % on the 300, 2.6 % and 0.37 % on these 30.
 So this test guards what was reached against regressions (:data:`MAX_CARD_ERROR`,
-:data:`MAX_MISREAD`) and the targets are tightened to the issue's as models improve.
+:data:`MAX_MISREAD`, about twice the figures measured here) and the targets are tightened to
+the issue's as models improve.
 """
 
 from __future__ import annotations
@@ -35,7 +34,9 @@ CARD_PATH = MODELS_DIR / f"{MODEL_NAME}.card.json"
 SEEDS = range(3_100_000, 3_100_030)
 #: What the shipped model reaches, with room for a 30-scene sample (issue 5's targets: 0.002 and
 #: 95 % exact scenes, not met yet).
-MAX_CARD_ERROR, MAX_MISREAD = 0.05, 0.01
+MAX_CARD_ERROR, MAX_MISREAD = 0.03, 0.0075
+#: ... and by the issue's count (a partly covered card left unknown is no error).
+MAX_ISSUE_ERROR = 0.015
 
 
 @pytest.mark.parametrize("name", [MODEL_NAME, SECOND_MODEL_NAME])
@@ -84,6 +85,8 @@ def test_recogniser_reads_fresh_renders_as_well_as_measured(readings):
     detail = [(seed, [(e.kind, e.where, e.label) for e in errors[:3]]) for seed, errors, _ in readings if errors]
     assert wrong / places <= MAX_CARD_ERROR, f"{wrong} of {places} places wrong: {detail[:5]}"
     assert misread / places <= MAX_MISREAD, f"{misread} of {places} places misread: {detail[:5]}"
+    issue = sum(not e.partly for _, errors, _ in readings for e in errors)
+    assert issue / places <= MAX_ISSUE_ERROR, f"{issue} of {places} places wrong by the issue's count"
 
 
 def test_motion_blur_undone_reads_blurred_renders_better(shots, readings):
