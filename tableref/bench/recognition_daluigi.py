@@ -49,13 +49,13 @@ COUNT_PLACES = ("lemons", "flowers", "served", "hand")
 @dataclass(frozen=True, eq=False)
 class Shot:
     """What the benchmark keeps of one render: the image, the perfect observation, the state's
-    labels, and the places every part of which shows whole (None: count every place as whole)."""
+    labels, and the places every part of which shows whole."""
 
     seed: int
     image: np.ndarray
     truth: dict
     state_labels: dict
-    whole: frozenset | None = None
+    whole: frozenset
 
 
 def shoot(seed: int) -> Shot:
@@ -85,7 +85,7 @@ def score(shot: Shot, read: dict[str, str] | None) -> Counter:
                 exact = False
                 t["hidden misread"] += 1
             continue
-        if got == UNKNOWN and shot.whole is not None and where not in shot.whole:
+        if got == UNKNOWN and where not in shot.whole:
             _partly(t, kind, truth)  # partly covered and left unknown, as asked
             continue
         exact &= got == truth
