@@ -343,3 +343,43 @@ def test_a_flag_the_table_no_longer_shows_is_withdrawn(tmp_path, scenes, shown, 
         session.close()
         gamelog.close()
         unregister_source("table")
+
+
+def test_a_withdrawn_flag_that_ended_a_round_records_the_round_end_once(tmp_path):
+    """The reading that ends round 1 is flagged (it also shows one of Ann's luxury cards among
+    Bob's, a misreading): the flag records the round's end. The next reading, right again,
+    withdraws the flag and is accepted from the position before it; the round it ends is not
+    recorded a second time."""
+    from tableref.bench.scripted import ScriptedTable
+    from tableref.live.judge import rounds_done
+
+    STRAY = 99  # the scene number of the flagged reading
+    states, observations = ls.playout_scenes(GAME, 2, SEED, 40)
+    last = next(i for i in range(1, len(states)) if rounds_done(states[i].to_json()) == 1)
+    items = observations[last]["items"]
+    moved = next(i for i, item in enumerate(items) if item["where"] == "player:0")
+    stray = dict(observations[last], items=items[:moved] + [{**items[moved], "where": "player:1"}] + items[moved + 1:])
+    ls.register(GAME, {**dict(enumerate(observations[:last + 1])), STRAY: stray})
+    table = ScriptedTable(fps=60.0)
+    register_source("table", lambda argument, settings: table, replace=True)
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog)
+    try:
+        record = session.start_game(GAME, PLAYERS, seed=SEED)
+        session.set_source("table")
+        for scene in range(1, last):
+            table.show(scene)
+            ls.wait_for(lambda: len(gamelog.events(record.id)) >= 1 + scene)
+        table.show(STRAY)
+        ls.wait_for(lambda: any(e.kind == "round_end" for e in gamelog.events(record.id)))
+        table.show(last)
+        ls.wait_for(lambda: len(gamelog.events(record.id)) >= last + 4)
+        view = session.view()  # waits for the reading's events to be all committed (the session's lock)
+        kinds = _kinds(gamelog, record.id)
+        assert kinds[last:] == ["illegal_flagged", "round_end", "flag_withdrawn", "move_accepted"]
+        assert kinds.count("round_end") == 1
+        assert view["state"] == states[last].to_json() and view["flags"] == []
+    finally:
+        session.close()
+        gamelog.close()
+        unregister_source("table")
