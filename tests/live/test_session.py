@@ -4,6 +4,7 @@ corrections, commit-before-show, resume, a game without a recogniser, a source t
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 
 import cv2
 import numpy as np
@@ -50,6 +51,26 @@ def _session(tmp_path, scene_list, observations, name="frames"):
 
 def _kinds(gamelog, game_id):
     return [e.kind for e in gamelog.events(game_id)]
+
+
+@contextmanager
+def _scripted(tmp_path, settings: SessionSettings | None = None):
+    """A session over a scripted table (the source "table") with a game of GAME started:
+    (session, gamelog, table, record). The caller registers the scenes' observations."""
+    from tableref.bench.scripted import ScriptedTable
+
+    table = ScriptedTable(fps=60.0)
+    register_source("table", lambda argument, source_settings: table, replace=True)
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog, settings)
+    try:
+        record = session.start_game(GAME, PLAYERS, seed=SEED)
+        session.set_source("table")
+        yield session, gamelog, table, record
+    finally:
+        session.close()
+        gamelog.close()
+        unregister_source("table")
 
 
 def test_moves_are_committed_before_they_are_shown(tmp_path, scenes):
@@ -262,22 +283,13 @@ def test_resuming_a_game_killed_before_its_end_was_recorded(tmp_path):
 def test_changes_no_move_explains_are_recorded(tmp_path, scenes):
     """A stray card flagged and taken back, then removed from the table: the table is put back
     (state_corrected, how "table"); a doubtful card read differently: an unexplained change."""
-    from tableref.bench.scripted import ScriptedTable
-
     states, observations = scenes
     stray = _illegal(observations[1], states[1])
     first = observations[1]["items"][0]
     doubtful = dict(observations[1], items=[{**first, "label": "car:100000" if first["label"] != "car:100000"
                                              else "boat:400000", "confidence": 0.3}] + observations[1]["items"][1:])
     ls.register(GAME, {0: observations[0], 1: observations[1], 2: stray, 3: doubtful, 4: observations[1]})
-    table = ScriptedTable(fps=60.0)
-    register_source("table", lambda argument, settings: table, replace=True)
-    gamelog = GameLog(tmp_path / "games.sqlite")
-    session = Session(gamelog)
-    try:
-        record = session.start_game(GAME, PLAYERS, seed=SEED)
-        session.set_source("table")
-
+    with _scripted(tmp_path) as (session, gamelog, table, record):
         def after(scene, count):
             table.show(scene)
             return ls.wait_for(lambda: len(events := gamelog.events(record.id)) >= count and events)[count - 1]
@@ -296,10 +308,6 @@ def test_changes_no_move_explains_are_recorded(tmp_path, scenes):
                                                 "now": [doubtful["items"][0]["label"]]}]
         assert unexplained.snapshot is not None and unexplained.state is None
         assert session.view()["state"] == states[1].to_json() and session.view()["flags"] == []
-    finally:
-        session.close()
-        gamelog.close()
-        unregister_source("table")
 
 
 @pytest.mark.parametrize("shown, withdraw, kinds, final", [
@@ -313,18 +321,10 @@ def test_changes_no_move_explains_are_recorded(tmp_path, scenes):
     ([1, 2], 3, ["illegal_flagged", "move_accepted"], None),
 ])
 def test_a_flag_the_table_no_longer_shows_is_withdrawn(tmp_path, scenes, shown, withdraw, kinds, final):
-    from tableref.bench.scripted import ScriptedTable
-
     states, observations = scenes
     ls.register(GAME, {0: observations[0], 1: _illegal(observations[0], states[0]),
                        2: _illegal(observations[1], states[0]), 3: observations[1]})
-    table = ScriptedTable(fps=60.0)
-    register_source("table", lambda argument, settings: table, replace=True)
-    gamelog = GameLog(tmp_path / "games.sqlite")
-    session = Session(gamelog, SessionSettings(withdraw_flags=withdraw))
-    try:
-        record = session.start_game(GAME, PLAYERS, seed=SEED)
-        session.set_source("table")
+    with _scripted(tmp_path, SessionSettings(withdraw_flags=withdraw)) as (session, gamelog, table, record):
         for scene, expected in zip(shown, (2, 1 + len(kinds))):
             table.show(scene)
             ls.wait_for(lambda: len(gamelog.events(record.id)) >= expected)
@@ -339,10 +339,6 @@ def test_a_flag_the_table_no_longer_shows_is_withdrawn(tmp_path, scenes, shown, 
             withdrawn = events[2]
             assert withdrawn.data == {"flag": flag.seq} and withdrawn.player is None
             assert withdrawn.state == states[0].to_json() and gamelog.event(record.id, flag.seq).snapshot
-    finally:
-        session.close()
-        gamelog.close()
-        unregister_source("table")
 
 
 def test_a_withdrawn_flag_that_ended_a_round_records_the_round_end_once(tmp_path):
@@ -350,7 +346,6 @@ def test_a_withdrawn_flag_that_ended_a_round_records_the_round_end_once(tmp_path
     Bob's, a misreading): the flag records the round's end. The next reading, right again,
     withdraws the flag and is accepted from the position before it; the round it ends is not
     recorded a second time."""
-    from tableref.bench.scripted import ScriptedTable
     from tableref.live.judge import rounds_done
 
     STRAY = 99  # the scene number of the flagged reading
@@ -360,13 +355,7 @@ def test_a_withdrawn_flag_that_ended_a_round_records_the_round_end_once(tmp_path
     moved = next(i for i, item in enumerate(items) if item["where"] == "player:0")
     stray = dict(observations[last], items=items[:moved] + [{**items[moved], "where": "player:1"}] + items[moved + 1:])
     ls.register(GAME, {**dict(enumerate(observations[:last + 1])), STRAY: stray})
-    table = ScriptedTable(fps=60.0)
-    register_source("table", lambda argument, settings: table, replace=True)
-    gamelog = GameLog(tmp_path / "games.sqlite")
-    session = Session(gamelog)
-    try:
-        record = session.start_game(GAME, PLAYERS, seed=SEED)
-        session.set_source("table")
+    with _scripted(tmp_path) as (session, gamelog, table, record):
         for scene in range(1, last):
             table.show(scene)
             ls.wait_for(lambda: len(gamelog.events(record.id)) >= 1 + scene)
@@ -379,7 +368,3 @@ def test_a_withdrawn_flag_that_ended_a_round_records_the_round_end_once(tmp_path
         assert kinds[last:] == ["illegal_flagged", "round_end", "flag_withdrawn", "move_accepted"]
         assert kinds.count("round_end") == 1
         assert view["state"] == states[last].to_json() and view["flags"] == []
-    finally:
-        session.close()
-        gamelog.close()
-        unregister_source("table")
