@@ -15,7 +15,7 @@ board's own colour; none on a joker), and whether a token stands on it.
 
 Per-space error = spaces with a misread or a miss / spaces of the board; a scene is exactly
 right when it has none. The stricter count this benchmark used until 2026-12-01, in which a
-space at least ``FIRM_SHARE_HIGH`` (65 %) shown must be read too, is reported beside it.
+space at least :data:`STRICT_SHARE` (65 %) shown must be read too, is reported beside it.
 Card pairing (which two spaces a card covers) and the start marks are reported apart.
 """
 
@@ -29,7 +29,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from ..models.training.ligretto import FIRM_SHARE_HIGH, TEST_SEED
+from ..models.training.ligretto import TEST_SEED
 from ..rules.ligretto.observation import cell_view
 from ..vision.recognise.common import RecognitionError
 from . import Figure
@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 RENDER_WORKERS, CHUNK = 2, 10
 #: Motion blur at least this long (px) makes a render "blurred".
 BLURRED_PX = 1.5
+#: The strict count's share: a space at least this much shown must be read (the share from
+#: which the cover classifier's training labels a space by what covers it). Cards with both
+#: halves shown this much are the ones whose pairing is scored.
+STRICT_SHARE = 0.65
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,7 @@ def truth_of(sample) -> tuple[dict, tuple]:
         token_shown = seen.parts.get(f"lig.token.{token_at[i]}", 0.0) if i in token_at else shown
         spaces[r, c] = SpaceTruth(cover, owner, colour, i in token_at, i in board.starts, shown, token_shown)
     cards = tuple(tuple(sorted(board.cell(c) for c in p.cells)) for p in state.pieces if p.kind == "card"
-                  and all(spaces[board.cell(c)].shown >= FIRM_SHARE_HIGH for c in p.cells)
+                  and all(spaces[board.cell(c)].shown >= STRICT_SHARE for c in p.cells)
                   and all(state.pieces[state.cover[c]] is p for c in p.cells))
     return spaces, cards
 
@@ -134,9 +138,9 @@ def scene_score(shot: Shot, reading) -> Counter:
         tally["misread"] += misread
         tally["missed"] += miss
         wrong += bool(misread or miss)
-        strict += bool(misread or space_errors(shot.spaces.get(cell), read.get(cell), FIRM_SHARE_HIGH)[1])
+        strict += bool(misread or space_errors(shot.spaces.get(cell), read.get(cell), STRICT_SHARE)[1])
         truth = shot.spaces.get(cell)
-        if truth is not None and truth.shown >= FIRM_SHARE_HIGH and truth.cover == "none" and cell in read:
+        if truth is not None and truth.shown >= STRICT_SHARE and truth.cover == "none" and cell in read:
             tally["start_firm"] += 1
             tally["start_wrong"] += read[cell].start is not None and read[cell].start != truth.start
     tally["wrong"] = wrong

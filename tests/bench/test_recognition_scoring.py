@@ -9,8 +9,7 @@ from dataclasses import replace
 import pytest
 
 from tableref.bench.recognition import WHOLE_SHARE, refused_errors, scene_errors, shoot, truth_by_place
-from tableref.bench.recognition_ligretto import SpaceTruth, space_errors
-from tableref.models.training.ligretto import FIRM_SHARE_HIGH
+from tableref.bench.recognition_ligretto import STRICT_SHARE, SpaceTruth, space_errors
 from tableref.rules.dolcevita.catalogue import UNKNOWN
 from tableref.rules.dolcevita.observation import Item, Observation
 from tableref.vision.recognise.ligretto import SpaceReading
@@ -104,4 +103,4 @@ def _read(cover: str | None, colour: str | None = None, token: bool | None = Non
 ])
 def test_a_ligretto_space_partly_covered_may_be_unknown(shown, read, errors, strict):
     assert space_errors(_space(shown), read) == errors
-    assert space_errors(_space(shown), read, FIRM_SHARE_HIGH) == strict
+    assert space_errors(_space(shown), read, STRICT_SHARE) == strict
