@@ -348,18 +348,18 @@ def test_a_withdrawn_flag_that_ended_a_round_records_the_round_end_once(tmp_path
     recorded a second time."""
     from tableref.live.judge import rounds_done
 
-    STRAY = 99  # the scene number of the flagged reading
+    flagged_scene = 99  # the scene number of the flagged reading
     states, observations = ls.playout_scenes(GAME, 2, SEED, 40)
     last = next(i for i in range(1, len(states)) if rounds_done(states[i].to_json()) == 1)
     items = observations[last]["items"]
     moved = next(i for i, item in enumerate(items) if item["where"] == "player:0")
     stray = dict(observations[last], items=items[:moved] + [{**items[moved], "where": "player:1"}] + items[moved + 1:])
-    ls.register(GAME, {**dict(enumerate(observations[:last + 1])), STRAY: stray})
+    ls.register(GAME, {**dict(enumerate(observations[:last + 1])), flagged_scene: stray})
     with _scripted(tmp_path) as (session, gamelog, table, record):
         for scene in range(1, last):
             table.show(scene)
             ls.wait_for(lambda: len(gamelog.events(record.id)) >= 1 + scene)
-        table.show(STRAY)
+        table.show(flagged_scene)
         ls.wait_for(lambda: any(e.kind == "round_end" for e in gamelog.events(record.id)))
         table.show(last)
         ls.wait_for(lambda: len(gamelog.events(record.id)) >= last + 4)
