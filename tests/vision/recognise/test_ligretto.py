@@ -25,6 +25,10 @@ SEED, SCENES = 3_100_000, 40
 #: boards (the same without the second cover classifier; with the cover classifier from half
 #: the renders 0.54 % and 23; without second looks 0.65 % and 19).
 MAX_SPACE_ERROR, MIN_EXACT = 0.010, 0.45
+#: Misread readings per space, whatever the count of misses (a change that trades unread
+#: spaces for wrong readings fails here): 17 in 5,696 spaces (0.30 %) measured on these renders
+#: with the shipped models (2026-12-01; by the benchmark's count 27 spaces wrong, 26 boards exact).
+MAX_MISREAD = 0.006
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +54,7 @@ def test_fresh_renders_are_read_within_the_targets(shots, recogniser):
         for k, v in scene_score(shot, reading).items():
             tally[k] += v
     assert tally["wrong strict"] / tally["spaces"] <= MAX_SPACE_ERROR, tally
+    assert tally["misread"] / tally["spaces"] <= MAX_MISREAD, tally
     assert tally["exact strict"] / SCENES >= MIN_EXACT, tally
 
 
