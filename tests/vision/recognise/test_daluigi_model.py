@@ -89,10 +89,11 @@ def test_keeps_its_accuracy_on_fresh_renders(measured, figure, bound, higher):
 
 
 def test_a_partly_covered_place_left_unknown_counts_only_in_the_strict_figures(shots):
-    shot = next(s for s in shots if any(
-        w not in s.whole and t not in ("?", "") and w.startswith(("market:", "supply:")) for w, t in s.truth.items()))
-    where = next(w for w, t in shot.truth.items()
-                 if w not in shot.whole and t not in ("?", "") and w.startswith(("market:", "supply:")))
+    def partly_cubes(s, where: str, truth: str) -> bool:  # cubes on a place partly covered
+        return where not in s.whole and truth not in ("?", "") and where.startswith(("market:", "supply:"))
+
+    shot = next(s for s in shots if any(partly_cubes(s, w, t) for w, t in s.truth.items()))
+    where = next(w for w, t in shot.truth.items() if partly_cubes(shot, w, t))
     perfect = dict(shot.truth)
     assert score(shot, perfect)["exact"] == score(shot, perfect)["exact strict"] == 1
     tally = score(shot, {**perfect, where: "?"})
