@@ -41,9 +41,9 @@ log = logging.getLogger(__name__)
 RENDER_WORKERS, CHUNK = 2, 10
 #: Motion blur at least this long (px) makes a render "blurred".
 BLURRED_PX = 1.5
-#: The strict count's share: a space at least this much shown must be read (the share from
-#: which the cover classifier's training labels a space by what covers it). Cards with both
-#: halves shown this much are the ones whose pairing is scored.
+#: The strict count's share: a space at least this much shown must be read (the count this
+#: benchmark used until 2026-12-01, fixed here so that it means the same whatever the training
+#: labels). Cards with both halves shown this much are the ones whose pairing is scored.
 STRICT_SHARE = 0.65
 
 
