@@ -40,6 +40,15 @@ def test_fan_score_weighs_each_card_by_its_surest_face_and_the_place_after_by_no
     assert fan_score([place(0.99, 0.99), place(0.98, 0.99), place(0.01, 0.01)], 2) > fan_score(places, 2)
 
 
-def test_fan_score_leaves_covered_and_missing_places_out():
-    places = [place(0.9, 0.95), place(0.0, 0.0, covered=0.9), None, place(0.2, 0.02)]
-    assert fan_score(places, 3) == pytest.approx((math.log(0.9) + math.log(0.98)) / 4)
+def test_fan_score_counts_covered_places_and_leaves_missing_ones_out():
+    places = [place(0.9, 0.95), place(0.05, 0.1, covered=0.9), None, place(0.2, 0.02)]
+    assert fan_score(places, 3) == pytest.approx((math.log(0.9) + math.log(0.05) + math.log(0.98)) / 4)
+
+
+def test_a_count_that_makes_places_look_covered_loses_to_one_that_reads_them():
+    # six places at the full step straddle two cards each and look covered; eight at the
+    # closer step read as cards
+    straddled = [place(1.0, 1.0), place(0.4, 0.4, covered=0.6), place(1.0, 1.0), place(1.0, 1.0),
+                 place(0.04, 0.04, covered=0.96), place(1.0, 1.0), place(0.0, 0.0)]
+    read = [place(0.9, 1.0)] * 8 + [place(0.0, 0.0)]
+    assert fan_score(read, 8) > fan_score(straddled, 6)
