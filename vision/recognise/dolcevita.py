@@ -266,9 +266,9 @@ def fan_score(places: list[SpotRead | None], n: int) -> float:
     A place read as covered counts too: under a wrong count the places straddle two cards'
     strips and read as covered, so leaving those out favoured wrong counts (all 4 fans of
     eight number cards under a column on validation renders 2000200..2000499 were read as
-    six). Counting them: number cards wrong or unread 95 to 89 there, 78 to 65 on 2000500..2000799,
-    every other figure the same or better (scoring a covered place at least log 0.5 or log 0.1
-    instead: 90 and 67, 90 and 65).
+    six). Counting them: cards wrong or unread 469 to 463 there (number cards 95 to 89,
+    misreads 138 to 140), 379 to 366 on 2000500..2000799 (78 to 65, misreads the same);
+    scoring a covered place at least log 0.5 or log 0.1 instead: 464 and 368, 464 and 366.
     """
     score = 0.0
     for k, place in enumerate(places):

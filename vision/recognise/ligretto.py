@@ -330,7 +330,8 @@ def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, col
     return SpaceReading(cell, kind, owner, shown, confidence, start, token, token_confidence, quad_t)
 
 
-def at_most_tokens(spaces: dict[tuple[int, int], SpaceReading], tokens: int = TOKENS) -> dict[tuple[int, int], SpaceReading]:
+def at_most_tokens(spaces: dict[tuple[int, int], SpaceReading],
+                   tokens: int = TOKENS) -> dict[tuple[int, int], SpaceReading]:
     """``spaces`` with at most ``tokens`` of them read as holding a token: the game has four
     ("4 Ligretto tokens", the rulebook's contents). When more are read, the surest keep theirs
     and the others are read free of one, as surely as the least sure token kept (unknown when
