@@ -46,8 +46,8 @@ def test_fan_score_counts_covered_places_and_leaves_missing_ones_out():
 
 
 def test_a_count_that_makes_places_look_covered_loses_to_one_that_reads_them():
-    # six places at the full step straddle two cards each and look covered; eight at the
-    # closer step read as cards
+    # eight cards read at the full step (six places): the places straddle two cards' strips and
+    # two of them look covered; at the closer step of eight, every place reads as a card
     straddled = [place(1.0, 1.0), place(0.4, 0.4, covered=0.6), place(1.0, 1.0), place(1.0, 1.0),
                  place(0.04, 0.04, covered=0.96), place(1.0, 1.0), place(0.0, 0.0)]
     read = [place(0.9, 1.0)] * 8 + [place(0.0, 0.0)]
