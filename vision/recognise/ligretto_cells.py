@@ -1,4 +1,4 @@
-"""Classical readings of the board's spaces on the rectified table: colour, token, card seams.
+"""Classical readings of the board's spaces on the rectified table: colour and card seams.
 
 Every space is resampled to a small upright patch (:data:`PATCH` px a side, the space and
 nothing around it). On it:
@@ -7,8 +7,6 @@ nothing around it). On it:
   token stands) and its edge (where a card's margin and border lie), named by the nearest
   reference hue: the profile's colour references when it has them, else the hues of the
   board's own spaces (so a set printed or lit differently calibrates itself);
-* **token**: the share of very dark pixels in the middle disc (a black token seen from above;
-  a joker's star is much smaller);
 * **same card or not**: between two neighbouring spaces, a card's own halves meet at a thin
   white split, two pieces side by side show a wide pale band (margins, ink, board): the share
   of pale pixels in a strip along the shared edge.
@@ -28,12 +26,6 @@ PATCH = 24
 RING_INNER, RING_OUTER_INSET = 0.3, 0.14
 #: Pixels whose saturation and value (HSV, 0-255) reach these count for the colour.
 COLOUR_SATURATION, COLOUR_VALUE = 110, 50
-#: Very dark pixels (value below this, HSV 0-255): a token, a border's ink.
-DARK_VALUE = 70
-#: A token stands on a space when this share of its middle disc (radius TOKEN_DISC of the
-#: side) is very dark.
-TOKEN_DISC, TOKEN_SHARE = 0.22, 0.45
-TOKEN_RELATIVE = 0.55
 #: The strip along a shared edge: half-width as a share of the side; two pieces side by side
 #: when at least SEAM_PALE of it is pale (see :func:`seam_pale`).
 SEAM_HALF, SEAM_PALE = 0.15, 0.5
@@ -57,16 +49,14 @@ def cell_patches(rect: np.ndarray, quads: np.ndarray) -> np.ndarray:
     return out.reshape(n, PATCH, PATCH, 3)
 
 
-def _masks() -> tuple[np.ndarray, np.ndarray]:
-    """(colour ring, token disc) masks of a patch, bool (PATCH, PATCH)."""
+def _ring() -> np.ndarray:
+    """The colour ring's mask of a patch, bool (PATCH, PATCH)."""
     c = (np.arange(PATCH) + 0.5) / PATCH - 0.5
     x, y = np.meshgrid(c, c)
-    r = np.hypot(x, y)
-    ring = (r >= RING_INNER) & (np.maximum(np.abs(x), np.abs(y)) <= 0.5 - RING_OUTER_INSET)
-    return ring, r <= TOKEN_DISC
+    return (np.hypot(x, y) >= RING_INNER) & (np.maximum(np.abs(x), np.abs(y)) <= 0.5 - RING_OUTER_INSET)
 
 
-RING, DISC = _masks()
+RING = _ring()
 
 
 def patch_hsv(patches: np.ndarray) -> np.ndarray:
@@ -134,14 +124,6 @@ def colours_of(hsv: np.ndarray, hues: Mapping[str, float]) -> tuple[list[str | N
 
 #: A space shows its colour when at least this many ring pixels are strongly coloured.
 MIN_COLOUR_PIXELS = 20
-
-
-def token_scores(hsv: np.ndarray) -> np.ndarray:
-    """Share (N,) of dark pixels in each patch's middle disc: darker than :data:`DARK_VALUE`
-    or than TOKEN_RELATIVE of the ring's median value (a blurred token is grey, not black)."""
-    ring_value = np.median(hsv[:, RING][..., 2].astype(np.float64), axis=1)
-    limit = np.maximum(DARK_VALUE, TOKEN_RELATIVE * ring_value)
-    return (hsv[:, DISC][..., 2] < limit[:, None]).mean(axis=1)
 
 
 def seam_pale(rect: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
