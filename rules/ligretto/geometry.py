@@ -7,7 +7,7 @@ so what these functions derive from it alone is computed once and kept in ``stat
 
 from __future__ import annotations
 
-from .catalogue import CARD_COLOURS, card_colours
+from .catalogue import CARD_COLOURS
 from .state import FREE, State
 
 
@@ -136,15 +136,6 @@ def free_pairs(state: State) -> tuple[tuple[int, int, tuple[str, str]], ...]:
         out = state.memo["free_pairs"] = tuple((a, b, class_key(colours[a], colours[b]))
                                                for a, b in all_free_pairs(state, bare_token_cells(state)))
     return out
-
-
-def orient(state: State, card: int, a: int, b: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """``(straight, wrong_way)`` cell orders of ``card`` on the pair ``{a, b}`` whose colours
-    match the card in some order."""
-    colours = state.board.colours
-    if card_colours(card) == (colours[a], colours[b]):
-        return (a, b), (b, a)
-    return (b, a), (a, b)
 
 
 def farther(state: State, origin: int, cells: tuple[int, int]) -> int:

@@ -167,13 +167,6 @@ def refused_errors(sample) -> tuple[list[CardError], Counter]:
     return _misses(firm, whole, {}), places
 
 
-def score_scene(sample, observation) -> tuple[int, int, int]:
-    """(misreads, misses, places) of one reading of ``sample``."""
-    errors, places = scene_errors(sample, observation)
-    misreads = sum(e.kind == "misread" for e in errors)
-    return misreads, len(errors) - misreads, sum(places.values())
-
-
 def is_blurred(sample) -> bool:
     """Whether the render carries motion blur (the camera or the table moved during the shot)."""
     return float(sample.render.truth.effects.get("motion_length_px", 0.0)) >= BLURRED_PX
