@@ -19,7 +19,9 @@ top), ``dl.strip.P``, ``dl.guest.P.S`` (slot S: 0 under "60" ... 5 under "10"),
 ``dl.hand.K``, ``dl.revealed``, ``dl.pile.K``, ``dl.discard.K``, ``dl.stock.flower.K``,
 ``dl.stock.lemon.K``, ``dl.used.K``, ``dl.bag``; regions ``dl.field.F``, ``dl.slot.P.S``,
 ``dl.supply.P``, ``dl.tiles.P``, ``dl.served.P``, ``dl.hand`` and ``dl.revealed`` (places
-that may lie empty).
+that may lie empty), and ``dl.hand_at.P`` and ``dl.revealed_at.P`` (where the welcoming
+player's hand and revealed card would lie at each seat: a photograph shows no hand only when
+no seat hides one).
 """
 
 from __future__ import annotations
@@ -222,6 +224,8 @@ def _ristorante(state: rules.State, p: int, seat: Seat, deck, regions: dict) -> 
         back = {**BACK, "start": deck.card(card).start}
         out.append(Placed("daluigi.guest", back, *seat.place(SERVED_X_MM + k * step, CARD_ROW_Y_MM), turn, k,
                           ident=f"dl.served.{p}.{k}"))
+    regions[f"dl.hand_at.{p}"] = _rect(seat, HAND_X_MM, CARD_ROW_Y_MM, gw, gh, 0.0)
+    regions[f"dl.revealed_at.{p}"] = _rect(seat, REVEALED_X_MM, CARD_ROW_Y_MM, gw, gh, 0.0)
     if p == state.active:
         step = _step(state.hand, HAND_ROOM_MM, gw, HAND_STEP_MM)
         regions["dl.hand"] = _rect(seat, HAND_X_MM, CARD_ROW_Y_MM, gw, gh, 0.0)
@@ -267,8 +271,13 @@ def observation(scene: GameScene, seen: Seen, share: float = SEEN_SHARE) -> rule
         ok[f"lemons:{p}"] = ok[f"flowers:{p}"] = tiles
         ok[f"served:{p}"] = _all(seen, [f"dl.served.{p}.{k}" for k in range(len(state.served[p]))],
                                  f"dl.served.{p}", share)
-    ok["hand"] = _all(seen, [f"dl.hand.{k}" for k in range(state.hand)], "dl.hand", share)
-    ok["revealed"] = seen.part("dl.revealed", share) if state.revealed else seen.region("dl.revealed", share)
+    # The welcoming player's hand and revealed card lie at one seat, which nothing on the table
+    # marks: that there are none shows only where every seat's place shows.
+    seats = range(state.players)
+    ok["hand"] = (_all(seen, [f"dl.hand.{k}" for k in range(state.hand)], "dl.hand", share) if state.hand
+                  else all(seen.region(f"dl.hand_at.{p}", share) for p in seats))
+    ok["revealed"] = (seen.part("dl.revealed", share) if state.revealed
+                      else all(seen.region(f"dl.revealed_at.{p}", share) for p in seats))
     items = tuple(rules.Item(where, label, 1.0) if ok[where] else rules.Item(where, UNKNOWN, 0.0)
                   for where, label in expected_labels(state).items())
     return rules.Observation(items)

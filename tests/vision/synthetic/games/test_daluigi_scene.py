@@ -3,6 +3,8 @@ perfect observation follows what shows, and ground truth lands on the pixels."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -77,6 +79,36 @@ def test_nothing_seen_makes_every_item_unknown_and_clean_renders_show_everything
     assert {(i.label, i.confidence) for i in blind.items} == {("?", 0.0)}
     assert perfect_observation(scene, render(scene.layout, 3, CLEAN)) == rules.observe(state)
 
+
+
+def _state_with(hand: int):
+    state = random_state("daluigi", 3)
+    return scene_for("daluigi", replace(state, hand=hand, revealed=None))
+
+
+@pytest.mark.parametrize("hand, hidden_seat, known", [
+    (0, None, True),   # every seat's place shows: no hand anywhere
+    (0, "other", False),  # another seat hidden: the hand may lie there
+    (0, "active", False),
+    (2, "other", True),  # the hand shows at its seat, wherever else is hidden
+    (2, "active", False),
+])
+def test_no_welcoming_hand_shows_only_where_every_seat_shows(hand, hidden_seat, known):
+    from tableref.vision.synthetic.games import observation_of
+    scene = _state_with(hand)
+    state = scene.state
+    other = (state.active + 1) % state.players
+    regions = {name: 1.0 for name in scene.regions}
+    parts = {c.ident: 1.0 for c in scene.layout.components}
+    if hidden_seat is not None:
+        p = state.active if hidden_seat == "active" else other
+        regions[f"dl.hand_at.{p}"] = regions[f"dl.revealed_at.{p}"] = 0.2
+        if p == state.active:
+            regions["dl.hand"] = regions["dl.revealed"] = 0.2
+            parts.update({f"dl.hand.{k}": 0.2 for k in range(hand)})
+    read = {i.where: i.label for i in observation_of(scene, Seen(parts, regions)).items}
+    assert read["hand"] == (str(hand) if known else "?")
+    assert read["revealed"] == ("" if hidden_seat is None else "?")
 
 @pytest.mark.parametrize("seed", (1, 2))
 def test_cubes_show_their_colour_and_guest_polygons_cover_their_cards(seed):
