@@ -41,9 +41,10 @@ def command(image: Path, game: str, profile: Path | None, players: int | None, a
     if game == "daluigi":
         _daluigi(picture, prof, players, annotate)
         return
-    view = locate_dolcevita(picture, prof)  # refuses bad input before any model is loaded
-    recogniser = DolceVitaRecogniser.open(profile=prof)
-    result = recogniser.read(picture, prof, players, view)
+    locate_dolcevita(picture, prof)  # refuses bad input before any model is loaded
+    # read() locates the table again: the view it finds itself it may refine (a table's unmeasured
+    # side when two markers along one edge show, the markers once a blur is undone), a given one not
+    result = DolceVitaRecogniser.open(profile=prof).read(picture, prof, players)
     if annotate is not None:
         write_image(annotate, draw(picture, result))
     click.echo(json.dumps(result.to_json(), indent=2))

@@ -12,6 +12,8 @@ from tableref.vision.synthetic.dataset import sample
 
 #: A fresh test render (never used in training), and one the twin blurred (4.9 px at 151 degrees).
 SEED, BLURRED_SEED = 3_200_000, 3_200_002
+#: A test render whose markers 2 and 3 lie along one edge of the table, the other two not found.
+ONE_EDGE_SEED = 3_200_001
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +52,27 @@ def test_a_blurred_render_reports_the_blur_it_undid(run_cli, tmp_path):
     assert blur["length_px"] == float(math.ceil(effects["motion_length_px"]) | 1)  # the twin's kernel size
     gap = abs(blur["angle_deg"] - effects["motion_angle_deg"]) % 180
     assert min(gap, 180 - gap) <= 25
+
+
+def test_two_markers_along_one_edge_are_read_as_the_recogniser_reads_them(run_cli, tmp_path):
+    """With the markers of the near edge covered, the table's depth is unmeasured: the command
+    reads the photo as the recogniser (and its benchmark) does, the likeliest table size taken."""
+    from tableref.calibration.markers import detect_markers
+    from tableref.vision.recognise.dolcevita import DolceVitaRecogniser
+
+    image = sample("dolcevita", ONE_EDGE_SEED).image.copy()
+    for m in detect_markers(image):
+        if m.id not in (2, 3):  # a patch of bare table over the others
+            (x0, y0), (x1, y1) = m.corners.min(axis=0).astype(int) - 6, m.corners.max(axis=0).astype(int) + 6
+            image[max(y0, 0):y1, max(x0, 0):x1] = image[max(y0 - 30, 0), max(x0, 0)]
+    path = tmp_path / "one-edge.png"
+    cv2.imwrite(str(path), image)
+    result = run_cli("analyze", str(path), "--game", "dolcevita")
+    assert result.code == 0, result
+    data = json.loads(result.out)
+    assert len(data["markers_used"]) == 2
+    expected = DolceVitaRecogniser.open().read(image).to_json()
+    assert data["items"] == expected["items"] and data["table_mm"] == expected["table_mm"]
 
 
 def test_a_real_photograph_of_something_else_is_refused(run_cli, shared_data):
