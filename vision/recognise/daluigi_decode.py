@@ -72,6 +72,12 @@ def read_row(p: np.ndarray, names: tuple[str, ...]) -> tuple[list[str], float] |
     return out, conf
 
 
+def row_ends(p: np.ndarray) -> bool:
+    """Whether :func:`read_row` stops within these places of a row (one is covered or blank):
+    the places after them then do not change its reading."""
+    return bool(np.any((p[:, -1] >= UNKNOWN_AT) | (p[:, :-1].argmax(axis=1) == p.shape[1] - 2)))
+
+
 def cube_row(p: np.ndarray) -> Read:
     """A row of cube places (market field, supply) -> a cube label (colours in rules order)."""
     row = read_row(p, COLOURS)

@@ -8,7 +8,8 @@ import pytest
 from tableref.rules.daluigi.catalogue import COLOURS, MAX_DISHES, load_deck
 from tableref.rules.daluigi.observation import expected_labels
 from tableref.vision.recognise.common import ZonesError
-from tableref.vision.recognise.daluigi_decode import CardTable, cube_row, decode_card, pile_score, read_row, tile_row
+from tableref.vision.recognise.daluigi_decode import (CardTable, cube_row, decode_card, pile_score, read_row,
+                                                     row_ends, tile_row)
 from tableref.vision.recognise.daluigi_labels import ALLOWED, LABELS
 from tableref.vision.recognise.daluigi_zones import CUBE, DISH, load_daluigi_zones
 from tableref.vision.synthetic.games import random_state
@@ -38,6 +39,19 @@ CUBE_NAMES = ALLOWED[CUBE]
 ])
 def test_cube_row(picks, expected):
     assert cube_row(one_hot(CUBE_NAMES, picks)).label == expected
+
+
+@pytest.mark.parametrize("picks, ends", [
+    (["cube:red", "cube:blue"], False),  # the row may go on
+    (["cube:red", "blank"], True),
+    (["blank", "cube:red"], True),
+    (["cube:green", "unknown"], True),  # covered: read_row stops there (unknown)
+])
+def test_row_ends_where_read_row_stops(picks, ends):
+    p = one_hot(CUBE_NAMES, picks)
+    assert row_ends(p) is ends
+    longer = np.vstack([p, one_hot(CUBE_NAMES, ["cube:yellow", "cube:yellow"])])
+    assert (cube_row(longer) == cube_row(p)) is ends
 
 
 @pytest.mark.parametrize("picks, lemons, flowers", [
