@@ -2,7 +2,8 @@
 
 The table markers give the homography; the zones give every spot where a cube, a card's
 mark, a tile or a card edge can show (:mod:`.daluigi_zones`); the spot classifier reads them
-in one batch (a supply's or a tile row's later places in a second, where needed: :class:`Spots`); :mod:`.daluigi_decode` turns the probabilities into the rules'
+in one batch (a supply's or a tile row's later places in a second, where needed:
+:class:`Spots`); :mod:`.daluigi_decode` turns the probabilities into the rules'
 :class:`~tableref.rules.daluigi.observation.Observation` (every place that
 ``observe(state)`` gives, ``"?"`` where something needed is covered).
 
