@@ -12,8 +12,14 @@ Format (version 1)::
                         "layout": {"dictionary", "marker_mm", "table_mm": [W, H],
                                    "markers": [{"id", "corners_mm": 4x2}]}},
       "colour_references": null | {...},   reserved for later
-      "zones": null | {...}                 reserved for later
+      "zones": null | {...},                reserved for later
+      "models": null | "FOLDER"             classifiers adapted to this table's own set
     }
+
+``models`` (optional; written by ``tableref enrol``) is a folder of model files and cards
+(``NAME.onnx``, ``NAME.card.json``); a recogniser opened with the profile takes a model of its
+name from there, and the shipped one where the folder holds none. A relative path is taken
+from the profile file's folder.
 
 Loading validates every field; an error names the file and the field.
 """
@@ -35,7 +41,7 @@ from .table import TableCalibration
 
 #: The profile format this code writes and reads.
 PROFILE_VERSION = 1
-_KNOWN_KEYS = ("version", "intrinsics", "table", "colour_references", "zones")
+_KNOWN_KEYS = ("version", "intrinsics", "table", "colour_references", "zones", "models")
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,10 +53,16 @@ class Profile:
     colour_references: MappingProxyType | None = None
     zones: MappingProxyType | None = None
     version: int = PROFILE_VERSION
+    #: Folder of models adapted to this table's set (None: the shipped ones).
+    models: Path | None = None
 
     def __post_init__(self) -> None:
         if self.version != PROFILE_VERSION:
             raise ProfileError(f"unknown profile version {self.version!r}: this tableref reads version {PROFILE_VERSION}")
+        if self.models is not None:
+            if not isinstance(self.models, (str, Path)) or not str(self.models).strip():
+                raise f.fail("models", "a folder path (text) or null", self.models)
+            object.__setattr__(self, "models", Path(self.models))
         for name in ("colour_references", "zones"):
             value = getattr(self, name)
             if value is not None:
@@ -62,12 +74,23 @@ class Profile:
     def with_table(self, table: TableCalibration) -> Profile:
         return replace(self, table=table)
 
+    def with_models(self, folder: str | Path | None) -> Profile:
+        return replace(self, models=folder)
+
+    def model_card(self, name: str) -> Path | None:
+        """The card of model ``name`` adapted for this profile, if its models folder holds one."""
+        if self.models is None:
+            return None
+        card = self.models / f"{name}.card.json"
+        return card if card.is_file() else None
+
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version,
                 "intrinsics": None if self.intrinsics is None else self.intrinsics.to_json(),
                 "table": None if self.table is None else self.table.to_json(),
                 "colour_references": None if self.colour_references is None else dict(self.colour_references),
-                "zones": None if self.zones is None else dict(self.zones)}
+                "zones": None if self.zones is None else dict(self.zones),
+                "models": None if self.models is None else str(self.models)}
 
     @classmethod
     def from_json(cls, obj: Any) -> Profile:
@@ -89,7 +112,8 @@ class Profile:
             value = obj.get(name)
             reserved[name] = None if value is None else f.section(value, name)
         return cls(intrinsics=None if intrinsics is None else Intrinsics.from_json(intrinsics),
-                   table=None if table is None else TableCalibration.from_json(table), **reserved)
+                   table=None if table is None else TableCalibration.from_json(table), **reserved,
+                   models=obj.get("models"))
 
 
 def load_profile(path: str | Path) -> Profile:
@@ -112,9 +136,12 @@ def load_profile(path: str | Path) -> Profile:
     except json.JSONDecodeError as exc:
         raise ProfileError(f"profile {str(p)!r} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     try:
-        return Profile.from_json(obj)
+        profile = Profile.from_json(obj)
     except ProfileError as exc:
         raise ProfileError(f"profile {str(p)!r}: {exc}") from None
+    if profile.models is not None and not profile.models.is_absolute():
+        profile = profile.with_models(p.resolve().parent / profile.models)
+    return profile
 
 
 def save_profile(profile: Profile, path: str | Path) -> None:

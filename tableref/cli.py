@@ -19,7 +19,8 @@ log = logging.getLogger("tableref")
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_ILLEGAL = 0, 1, 2, 3
 
 #: Sub-command modules under ``tableref.commands``; each exposes a click command ``command``.
-COMMANDS = ("analyze", "bench", "calibrate", "capture", "dice", "export", "grid", "render", "rules", "serve", "train")
+COMMANDS = ("analyze", "bench", "calibrate", "capture", "dice", "enrol", "export", "grid", "render", "rules", "serve",
+            "train")
 
 
 class _LazyGroup(click.Group):

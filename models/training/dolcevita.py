@@ -18,7 +18,7 @@ code that made them (:func:`.spots.cache_root`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from ...vision.recognise.dolcevita import MODEL_NAME, PREPROCESSING, SECOND_MODE
 from ...vision.recognise.dolcevita_labels import LABELS
 from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 from ..card import CropSettings, Preprocessing
+from .adapt import Photo
 from .augment import Augmentation
 from .recipes import Recipe, register
 from .spots import (SpotSample, cache_root, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels,
@@ -59,8 +60,20 @@ def cache_dir() -> Path:
 
 def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[tuple[str, np.ndarray, str]]:
     """(group, quad in image px, label) of every spot of a rendered state, firm ones only."""
-
     foreign = foreign_labels(render)
+    return state_spots(zones, view, state, lambda ident: seen.parts.get(ident, 0.0),
+                       lambda ident: seen.regions.get(ident, 0.0),
+                       lambda quad: 1.0 - covered_share(render.labels, foreign, quad))
+
+
+def state_spots(zones: Zones, view: TableView, state, part_shown: Callable[[str], float],
+                region_shown: Callable[[str], float], empty_shown: Callable[[np.ndarray], float]
+                ) -> Iterator[tuple[str, np.ndarray, str]]:
+    """(group, quad in image px, label) of every spot of ``state`` laid out on the table seen
+    through ``view``, firm ones only: how much shows of a card (by its twin ident,
+    ``dv.slot.C.S``, ``dv.under.C.K``, ``dv.goods.P.K``, ``dv.money.P.K``), of an empty slot's
+    region (``dv.slot.C.S``) and of an empty place after a fan (its image quad) is asked of the
+    three functions (for a photograph of a table laid out as told, with nothing over it: 1)."""
 
     def firm(label: str, shown: float) -> str | None:
         return firm_label(label, shown, UNKNOWN, FIRM_SHARE_HIGH, FIRM_SHARE_LOW)
@@ -74,9 +87,9 @@ def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[
                 continue
             quad = view.to_image(quad_mm)
             if k < n:
-                label = firm(cards[k], seen.parts.get(f"{ident}.{k}", 0.0))
+                label = firm(cards[k], part_shown(f"{ident}.{k}"))
             else:
-                label = firm(EMPTY, 1.0 - covered_share(render.labels, foreign, quad))
+                label = firm(EMPTY, empty_shown(quad))
             if label:
                 yield group, quad, label
 
@@ -86,9 +99,9 @@ def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[
             quad = view.to_image(zones.slot_quad(table, c, s))
             ident = f"dv.slot.{c}.{s}"
             if s < len(state.columns[c]):
-                label = firm(state.columns[c][s], seen.parts.get(ident, 0.0))
+                label = firm(state.columns[c][s], part_shown(ident))
             else:
-                label = firm(EMPTY, seen.regions.get(ident, 0.0))
+                label = firm(EMPTY, region_shown(ident))
             if label:
                 yield SLOT, quad, label
         under = [number_label(*card) for card in state.under[c]]
@@ -181,3 +194,31 @@ SECOND_RECIPE = register(replace(
     description="Dolce Vita cards, the recogniser's second opinion: the same recipe on other training renders",
     measured_on=(f"spots of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
                  f"{SECOND_TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set")))
+
+
+def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
+    """The spots of a photograph of the user's own set laid out as ``state`` says, nothing
+    over it, cut as the recogniser cuts them (the table located by its markers through
+    ``profile``, a motion blur undone): every card where the state puts it, every empty slot
+    and the place after each fan, as far as they lie inside the image.
+
+    Raises
+    ------
+    RecognitionError
+        No table in the photograph, or only two markers along one edge (the far side of the
+        table is then unmeasured and spots would be cut off their cards).
+    """
+    from ...calibration.table import spans
+    from ...vision.recognise.dolcevita import locate_dolcevita, zones_for
+
+    zones = zones_for(profile)
+    view = locate_dolcevita(image, profile, zones)
+    image, view, _ = steady_view(image, view, lambda im: locate_dolcevita(im, profile, zones))
+    if not all(spans(view.calibration.layout, view.calibration.markers_used)):
+        raise RecognitionError(f"{name}: only two table markers along one edge show (ids "
+                               f"{list(view.calibration.markers_used)}); an enrolment photograph must show markers "
+                               "on both sides of the table")
+    h, w = image.shape[:2]
+    spots = [(q, label) for _, q, label in state_spots(zones, view, state, lambda _: 1.0, lambda _: 1.0, lambda _: 1.0)
+             if np.all((q >= 0) & (q <= [w - 1, h - 1]))]
+    return Photo(name, image, tuple(q for q, _ in spots), tuple(label for _, label in spots))

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -115,6 +116,16 @@ class TableView:
         x, y = at_mm
         p = self.to_image(np.array([[x, y], [x + 1.0, y], [x, y + 1.0]]))
         return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
+
+
+def model_card_path(name: str, model_dir: str | Path | None, profile: Profile | None, shipped: Path) -> Path:
+    """Where model ``name``'s card lies: in ``model_dir`` when one is given; else the model
+    adapted to ``profile``'s own set (``tableref enrol``) when its models folder holds one of
+    that name; else the shipped one in ``shipped``."""
+    if model_dir is not None:
+        return Path(model_dir) / f"{name}.card.json"
+    adapted = profile.model_card(name) if profile is not None else None
+    return adapted if adapted is not None else shipped / f"{name}.card.json"
 
 
 def check_photo(image: np.ndarray) -> np.ndarray:

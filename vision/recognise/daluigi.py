@@ -20,12 +20,11 @@ import cv2
 import numpy as np
 
 from ...calibration.profile import Profile
-from ...models.card import CARD_SUFFIX
 from ...rules.daluigi.catalogue import SLOTS, load_deck
 from ...rules.daluigi.observation import UNKNOWN, Item, Observation
 from ..classifier import Classifier
 from ..crop import crop_patches, to_tensor
-from .common import RecognitionError, TableView, locate_table
+from .common import RecognitionError, TableView, locate_table, model_card_path
 from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card, pile_score, row_ends,
                              tile_row)
@@ -171,9 +170,9 @@ class DaLuigiRecogniser:
 
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> DaLuigiRecogniser:
-        """The shipped model (or the one in ``model_dir``) with the zones of ``profile``."""
-        folder = Path(model_dir) if model_dir is not None else MODELS_DIR
-        return cls(Classifier.open(folder / f"{MODEL_NAME}{CARD_SUFFIX}"), zones_for(profile))
+        """The shipped model (or the one in ``model_dir``, or the one adapted to ``profile``'s
+        set: :func:`~.common.model_card_path`) with the zones of ``profile``."""
+        return cls(Classifier.open(model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)), zones_for(profile))
 
     def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None,
              view: TableView | None = None) -> Recognition:

@@ -23,13 +23,13 @@ import numpy as np
 
 from ...calibration.profile import Profile
 from ...calibration.table import spans
-from ...models.card import CARD_SUFFIX, CropSettings, Preprocessing
+from ...models.card import CropSettings, Preprocessing
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, parse_number
 from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
 from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
-from .common import (RecognitionError, TableView, check_second_model, load_zones, locate_table,
+from .common import (RecognitionError, TableView, check_second_model, load_zones, locate_table, model_card_path,
                      steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
@@ -326,11 +326,11 @@ class DolceVitaRecogniser:
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None,
              steady: bool = True) -> DolceVitaRecogniser:
-        """The shipped model (or the one in ``model_dir``) with the zones of ``profile``
-        (``steady``: as the constructor's)."""
-        folder = Path(model_dir) if model_dir is not None else MODELS_DIR
-        second = folder / f"{SECOND_MODEL_NAME}{CARD_SUFFIX}"
-        return cls(Classifier.open(folder / f"{MODEL_NAME}{CARD_SUFFIX}"), zones_for(profile),
+        """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
+        :func:`~.common.model_card_path`) with the zones of ``profile`` (``steady``: as the
+        constructor's)."""
+        second = model_card_path(SECOND_MODEL_NAME, model_dir, profile, MODELS_DIR)
+        return cls(Classifier.open(model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)), zones_for(profile),
                    second=Classifier.open(second) if second.is_file() else None, steady=steady)
 
     # --- classification of spots -------------------------------------------------------

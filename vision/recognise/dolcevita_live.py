@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from ...rules.dolcevita.catalogue import EMPTY, UNKNOWN
 from ...rules.dolcevita.observation import Observation
 from ..frame import check_bgr_image
 from .annotate import LINE_PX, colour_of, draw_place
-from .dolcevita import DolceVitaRecogniser, zones_for
+from .dolcevita import MODEL_NAME, DolceVitaRecogniser, zones_for
 
 #: Outline of a flagged piece (BGR) and its width in pixels.
 FLAG_BGR, FLAG_PX = (0, 0, 255), 3
@@ -41,17 +42,23 @@ def is_flagged(where: str, label: str, pieces: Sequence[str]) -> bool:
 
 
 class LiveDolceVita:
-    """The :class:`~tableref.live.recognition.Recogniser` of Dolce Vita (one model, loaded once)."""
+    """The :class:`~tableref.live.recognition.Recogniser` of Dolce Vita (the models loaded once,
+    and again when the profile names models adapted to its set: ``tableref enrol``)."""
 
     def __init__(self, recogniser: DolceVitaRecogniser | None = None):
         self._recogniser = recogniser or DolceVitaRecogniser.open()
         self._profile: Profile | None = None
+        self._adapted: Path | None = None  # the adapted model's card in use, if any
         self._places: dict[tuple[str, int], np.ndarray] = {}
         self._lock = threading.Lock()
 
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
         """Read one frame (BGR uint8, H x W x 3); raises ``RecognitionError`` when it cannot."""
         if profile is not self._profile:
+            adapted = profile.model_card(MODEL_NAME) if profile is not None else None
+            if adapted != self._adapted:
+                self._recogniser = DolceVitaRecogniser.open(profile=profile)
+                self._adapted = adapted
             self._recogniser.zones = zones_for(profile)
             self._profile = profile
         result = self._recogniser.read(image, profile)

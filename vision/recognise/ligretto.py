@@ -27,7 +27,6 @@ import cv2
 import numpy as np
 
 from ...calibration.profile import Profile
-from ...models.card import CARD_SUFFIX
 from ...rules.common import Violation
 from ...rules.ligretto.catalogue import BORDERS, TOKENS
 from ...rules.ligretto.observation import CellSeen, Observation
@@ -36,7 +35,7 @@ from ..crop import crop
 from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
-from .common import check_second_model
+from .common import check_second_model, model_card_path
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
 from .ligretto_pairs import match
@@ -140,11 +139,13 @@ class LigrettoRecogniser:
 
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> "LigrettoRecogniser":
-        """The shipped models (or those in ``model_dir``) with the zones of ``profile``."""
-        folder = Path(model_dir) if model_dir is not None else MODELS_DIR
-        second = folder / f"{SECOND_CELLS_MODEL}{CARD_SUFFIX}"
-        return cls(Classifier.open(folder / f"{CELLS_MODEL}{CARD_SUFFIX}"),
-                   Classifier.open(folder / f"{TOKENS_MODEL}{CARD_SUFFIX}"), zones_for(profile),
+        """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
+        :func:`~.common.model_card_path`) with the zones of ``profile``."""
+        def card(name: str) -> Path:
+            return model_card_path(name, model_dir, profile, MODELS_DIR)
+
+        second = card(SECOND_CELLS_MODEL)
+        return cls(Classifier.open(card(CELLS_MODEL)), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
                    second=Classifier.open(second) if second.is_file() else None)
 
     # --- the live session's protocol ------------------------------------------------------
