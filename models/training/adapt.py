@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 import io
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -26,8 +27,12 @@ from ...vision.crop import crop
 from ..card import ModelCard
 from . import TrainingError
 
-#: Strength of the pull towards the shipped head, per sample (a larger one trusts the photos less).
-PRIOR_WEIGHT = 1e-3
+#: Strength of the pull towards the shipped head, per sample (a larger one trusts the photos
+#: less). On the enrolment benchmark's stand-in set (``tableref bench --enrol``, 30 renders),
+#: 1e-3, 3e-4, 1e-4 and 1e-5 left 17.6, 14.3, 13.4 and 12.5 % of the cards wrong or unread.
+PRIOR_WEIGHT = 1e-5
+#: The shipped models' folder (the ``tableref.models`` package).
+SHIPPED = Path(__file__).resolve().parents[1]
 #: Optimiser steps (Adam, full batch) and their size.
 STEPS, STEP_SIZE = 300, 0.01
 
@@ -196,13 +201,26 @@ def _features(session, card: ModelCard, photos: list[Photo]) -> tuple[np.ndarray
     return np.concatenate(feats).astype(np.float64), np.array(labels, np.int64)
 
 
+def _missing_from(photos: list[Photo], anchors: list[Photo]) -> list[Photo]:
+    """The spots of ``anchors`` whose labels none of ``photos`` shows."""
+    shown = {label for p in photos for label in p.labels}
+    out = []
+    for a in anchors:
+        keep = [i for i, label in enumerate(a.labels) if label not in shown]
+        out.append(Photo(a.name, a.image, tuple(a.quads[i] for i in keep), tuple(a.labels[i] for i in keep)))
+    return out
+
+
 def adapt_model(card: ModelCard, model_bytes: bytes, photos: list[Photo], command: str,
-                prior_weight: float = PRIOR_WEIGHT) -> Adapted:
+                anchors: list[Photo] = (), prior_weight: float = PRIOR_WEIGHT) -> Adapted:
     """``card``'s model with its head fitted to ``photos``' spots (:func:`fit_head`).
 
-    With two photographs or more, the head is first fitted without the last one and measured
-    on it (the card's accuracy, and what it was measured on, say so); the model returned is
-    fitted on all of them.
+    ``anchors`` (renders of the twin with their truth) lend the fit their spots of labels that
+    no photograph shows: above all ``unknown`` (a card under a hand; enrolment photographs
+    show none) and cards the layouts left out, which would otherwise be pushed down by every
+    photograph's spots. With two photographs or more, the head is first fitted without the
+    last one and measured on it (the card's accuracy, and what it was measured on, say so);
+    the model returned is fitted on all of them.
     """
     import onnxruntime as ort
 
@@ -213,13 +231,13 @@ def adapt_model(card: ModelCard, model_bytes: bytes, photos: list[Photo], comman
     before = after = None
     held = 0
     if len(photos) >= 2:
-        x, y = _features(session, card, photos[:-1])
+        x, y = _features(session, card, photos[:-1] + _missing_from(photos[:-1], anchors))
         x_held, y_held = _features(session, card, photos[-1:])
         fitted = fit_head(x, y, prior, prior_weight)
         held = len(y_held)
         before = float(np.mean(prior.logits(x_held).argmax(axis=1) == y_held))
         after = float(np.mean(fitted.logits(x_held).argmax(axis=1) == y_held))
-    x, y = _features(session, card, photos)
+    x, y = _features(session, card, photos + _missing_from(photos, anchors))
     head = fit_head(x, y, prior, prior_weight)
     model = with_head(model_bytes, head)
     if held:
@@ -228,9 +246,37 @@ def adapt_model(card: ModelCard, model_bytes: bytes, photos: list[Photo], comman
                     f"fitted on the other {len(photos) - 1} photograph(s) (the shipped head: {before:.4f}); the "
                     f"model written is fitted on all {len(photos)}")
     else:
+        x, y = _features(session, card, photos)
         accuracy, samples = float(np.mean(head.logits(x).argmax(axis=1) == y)), len(y)
         measured = (f"spots of the one enrolment photograph {photos[0].name} it was fitted on (not held out: "
                     "give two photographs or more for an honest figure)")
     training = replace(card.training, val_accuracy=accuracy, val_samples=samples, measured_on=measured,
                        date=_dt.date.today().isoformat(), command=command)
     return Adapted(replace(card, training=training, sha256=sha256_of(model)), model, held, before, after)
+
+
+def adapt_shipped(names: tuple[str, ...], photos: list[Photo], command: str, anchors: list[Photo] = ()
+                  ) -> list[Adapted]:
+    """Each shipped model of ``names`` adapted to ``photos`` (always from the shipped model;
+    ``anchors`` as :func:`adapt_model`'s)."""
+    from ..card import CARD_SUFFIX, load_card
+
+    out = []
+    for name in names:
+        path = SHIPPED / f"{name}{CARD_SUFFIX}"
+        card = load_card(path)
+        out.append(adapt_model(card, path.with_name(card.file).read_bytes(), photos, command, anchors))
+    return out
+
+
+def write_adapted(adapted: list[Adapted], folder: Path) -> None:
+    """Write each model and its card into ``folder`` (made if missing)."""
+    from ..card import save_card
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for a in adapted:
+            (folder / a.card.file).write_bytes(a.model)
+            save_card(a.card, folder)
+    except OSError as exc:
+        raise TrainingError(f"the adapted models cannot be written to {str(folder)!r}: {exc.strerror}") from None

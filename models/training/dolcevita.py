@@ -116,11 +116,10 @@ def _context_prep() -> Preprocessing:
                          CropSettings("quad", CONTEXT_MARGIN))
 
 
-def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Render ``seed`` and cut every firm spot: (patches (N, 64, 64, 3) uint8, label indices (N,)).
-
-    A render whose markers cannot be found gives no samples (the recogniser cannot read it either).
-    """
+def render_photo(seed: int) -> Photo:
+    """Render ``seed`` and find every firm spot: the image as the recogniser reads it (the
+    motion blur undone), each spot's quad and label. A render whose markers cannot be found
+    gives no spots (the recogniser cannot read it either)."""
     from ...vision.synthetic.dataset import sample
 
     s = sample("dolcevita", seed)
@@ -132,14 +131,22 @@ def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
     try:
         view = locate(s.image)
     except RecognitionError:
-        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
+        return Photo(f"render {seed}", s.image, (), ())
     # the motion blur undone as the recogniser undoes it, so that the model learns the crops
     # it will be shown (the deconvolution's ringing included)
     image, view, _ = steady_view(s.image, view, locate)
     spots = list(truth_spots(zones, view, s.scene.state, s.seen, s.render))
-    patches = crop_patches(image, [q for _, q, _ in spots], _context_prep())
+    return Photo(f"render {seed}", image, tuple(q for _, q, _ in spots), tuple(label for _, _, label in spots))
+
+
+def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Render ``seed`` and cut every firm spot: (patches (N, 64, 64, 3) uint8, label indices (N,))."""
+    photo = render_photo(seed)
+    if not photo.quads:
+        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
+    patches = crop_patches(photo.image, list(photo.quads), _context_prep())
     index = {label: i for i, label in enumerate(LABELS)}
-    return patches, np.array([index[label] for _, _, label in spots], np.int64)
+    return patches, np.array([index[label] for label in photo.labels], np.int64)
 
 
 def _cached(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -222,3 +229,13 @@ def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
     spots = [(q, label) for _, q, label in state_spots(zones, view, state, lambda _: 1.0, lambda _: 1.0, lambda _: 1.0)
              if np.all((q >= 0) & (q <= [w - 1, h - 1]))]
     return Photo(name, image, tuple(q for q, _ in spots), tuple(label for _, label in spots))
+
+
+#: Renders whose spots lend an enrolment the labels its photographs do not show (validation
+#: renders: the shipped models were never fitted on them).
+ANCHOR_RENDERS = 8
+
+
+def anchor_photos() -> list[Photo]:
+    """The spots of :data:`ANCHOR_RENDERS` validation renders (seeds from :data:`VAL_SEED`)."""
+    return [render_photo(seed) for seed in range(VAL_SEED, VAL_SEED + ANCHOR_RENDERS)]

@@ -33,6 +33,9 @@ from ..bench import format_table, machine
                    "[default: the session's].")
 @click.option("--scenes", type=click.IntRange(min=1), default=300, show_default=True,
               help="Renders read by --recognition (test seeds 3000000 + --seed ..).")
+@click.option("--enrol", "do_enrol", is_flag=True,
+              help="What `tableref enrol` gains on a stand-in for a set unlike the renders (Dolce Vita; --scenes "
+                   "renders read three ways; slow, so not part of a plain bench).")
 @click.option("--render", "do_render", is_flag=True,
               help="Demo source frames per second at 1280x720, and the ground-truth checks of the renders.")
 @click.option("--renders", type=click.IntRange(min=0), default=200, show_default=True,
@@ -48,7 +51,8 @@ from ..bench import format_table, machine
 @click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
 def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_game: str, scenes: int,
-            do_flags: bool, placements: int, in_sequence: bool, withdraw_flags: int | None, do_render: bool,
+            do_flags: bool, placements: int, in_sequence: bool, withdraw_flags: int | None, do_enrol: bool,
+            do_render: bool,
             renders: int, render_seconds: float, do_dice: bool, dice_data: Path | None, games: int, seed: int,
             as_json: bool) -> None:
     """Measure speed and accuracy. With no area flag, every area is measured (--dice only
@@ -57,7 +61,7 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
         raise click.UsageError("--in-sequence goes with --flags (the flag benchmark followed in sequence)")
     if withdraw_flags is not None and not in_sequence:
         raise click.UsageError("--withdraw-flags goes with --flags --in-sequence")
-    everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags)
+    everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags or do_enrol)
     figures = []
     if do_rules or everything:
         from ..bench import rules as rules_bench
@@ -87,6 +91,15 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
                                           progress=flag_progress)
         else:
             figures += flags_bench.run(recognition_game, placements, seed, progress=flag_progress)
+    if do_enrol:
+        from ..bench import enrol as enrol_bench
+        from ..models.training.dolcevita import TEST_SEED
+
+        def enrol_progress(done: int, total: int) -> None:
+            if done % 50 == 0 or done == total:
+                click.echo(f"  enrol: {done}/{total} scenes read three ways", err=True)
+
+        figures += enrol_bench.run(scenes, TEST_SEED + seed, progress=enrol_progress)
     if do_render or everything:
         from ..bench import render as render_bench
         figures += render_bench.run(render_seconds, renders, seed,

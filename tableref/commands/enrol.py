@@ -41,14 +41,11 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
     and after is printed (and written in the models' cards). Needs the train extra (onnx).
     """
     from ..calibration.profile import load_profile, save_profile
-    from ..models.card import load_card, save_card
-    from ..models.training.adapt import adapt_model
-    from ..models.training.dolcevita import enrolment_photo
+    from ..models.training.adapt import adapt_shipped, write_adapted
+    from ..models.training.dolcevita import anchor_photos, enrolment_photo
     from ..rules import game
     from ..rules.common import require_dict
     from ..vision.imageio import read_image
-    from ..vision.recognise.common import model_card_path
-    from ..vision.recognise.dolcevita import MODELS_DIR
 
     if out is None and profile_file is None:
         raise click.UsageError("give --out FOLDER for the adapted models (or --profile, beside which they go)")
@@ -73,18 +70,8 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
     folder = out if out is not None else profile_file.with_name(f"{profile_file.stem}-models")
     words = ["tableref", "enrol", "--game", game_name] + (["--state", str(state_file)] if state_file else [])
     command_line = shlex.join([*words, *map(str, photos)])
-    adapted = []
-    for name in ENROLLABLE[game_name]:
-        card_path = model_card_path(name, None, None, MODELS_DIR)  # always from the shipped model
-        card = load_card(card_path)
-        adapted.append(adapt_model(card, card_path.with_name(card.file).read_bytes(), shots, command_line))
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for a in adapted:
-            (folder / a.card.file).write_bytes(a.model)
-            save_card(a.card, folder)
-    except OSError as exc:
-        raise InputError(f"the adapted models cannot be written to {str(folder)!r}: {exc.strerror}") from None
+    adapted = adapt_shipped(ENROLLABLE[game_name], shots, command_line, anchor_photos())
+    write_adapted(adapted, folder)
     for a in adapted:
         if a.held_out:
             click.echo(f"{a.card.name}: {a.held_out} spots of {shots[-1].name} held out: "
