@@ -45,6 +45,7 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
     from ..models.training.dolcevita import anchor_photos, enrolment_photo
     from ..rules import game
     from ..rules.common import require_dict
+    from ..vision.errors import VisionError
     from ..vision.imageio import read_image
 
     if out is None and profile_file is None:
@@ -64,7 +65,13 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
             states[path] = game(game_name).state_from_json(data)
         return states[path]
 
-    shots = [enrolment_photo(path.name, read_image(path), state_of(path), profile) for path in photos]
+    def shot(path: Path):
+        try:
+            return enrolment_photo(path.name, read_image(path), state_of(path), profile)
+        except VisionError as exc:  # name the photograph among several
+            raise InputError(f"{path}: {exc}") from None
+
+    shots = [shot(path) for path in photos]
     for shot in shots:
         click.echo(f"{shot.name}: {len(shot.labels)} spots", err=True)
     folder = out if out is not None else profile_file.with_name(f"{profile_file.stem}-models")
