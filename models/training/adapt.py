@@ -23,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...vision.crop import crop
+from ...vision.crop import crop_patches, to_tensor
+from ...vision.recognise.daluigi_colour import balance
 from ..card import ModelCard
 from . import TrainingError
 
@@ -160,16 +161,23 @@ def fit_head(features: np.ndarray, labels: np.ndarray, prior: Head, prior_weight
 @dataclass(frozen=True, eq=False)
 class Photo:
     """One enrolment photograph's spots: the image as the recogniser reads it, each spot's
-    quad (4, 2) in image pixels, and the label the known layout puts there."""
+    quad (4, 2) in image pixels, the label the known layout puts there, and the per-channel
+    gains the recogniser scales its patches by (Da Luigi's white balance; None: none)."""
 
     name: str
     image: np.ndarray
     quads: tuple[np.ndarray, ...]
     labels: tuple[str, ...]
+    gains: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if len(self.quads) != len(self.labels):
             raise TrainingError(f"{self.name}: {len(self.quads)} spots but {len(self.labels)} labels")
+
+    def tensor(self, prep) -> np.ndarray:
+        """The spots as the model's input, cut (and balanced) as the recogniser does."""
+        patches = crop_patches(self.image, list(self.quads), prep)
+        return to_tensor(patches if self.gains is None else balance(patches, self.gains), prep)
 
 
 @dataclass(frozen=True, eq=False)
@@ -192,7 +200,7 @@ def _features(session, card: ModelCard, photos: list[Photo]) -> tuple[np.ndarray
         if unknown:
             raise TrainingError(f"{photo.name}: model {card.name!r} has no label {unknown[0]!r}")
         if photo.quads:
-            x = crop(photo.image, list(photo.quads), card.preprocessing)
+            x = photo.tensor(card.preprocessing)
             feats.append(np.concatenate([session.run(None, {session.get_inputs()[0].name: x[i:i + 256]})[0]
                                          for i in range(0, len(x), 256)]))
             labels += [index[label] for label in photo.labels]
@@ -207,7 +215,7 @@ def _missing_from(photos: list[Photo], anchors: list[Photo]) -> list[Photo]:
     out = []
     for a in anchors:
         keep = [i for i, label in enumerate(a.labels) if label not in shown]
-        out.append(Photo(a.name, a.image, tuple(a.quads[i] for i in keep), tuple(a.labels[i] for i in keep)))
+        out.append(Photo(a.name, a.image, tuple(a.quads[i] for i in keep), tuple(a.labels[i] for i in keep), a.gains))
     return out
 
 

@@ -29,6 +29,7 @@ from ...vision.recognise.daluigi_model import MODEL_NAME, PREPROCESSING
 from ...vision.recognise.daluigi_zones import Spot, Zones, load_daluigi_zones
 from ..card import CropSettings, Preprocessing
 from . import daluigi_renders
+from .adapt import Photo
 from .augment import Augmentation
 from .recipes import Recipe, register
 from .spots import SpotSample, cached_arrays, firm_label, inner_quad, seeds_for, split_by_render
@@ -221,3 +222,47 @@ RECIPE = register(Recipe(
     pool_grid=3,  # 24 px halved by each of the three blocks: a 3 x 3 grid
     split=split_by_render,
 ))
+
+
+#: Renders whose spots lend an enrolment the labels its photographs do not show (validation
+#: renders: the shipped model was never fitted on them).
+ANCHOR_RENDERS = 8
+
+
+def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
+    """The spots of a photograph of the user's own set laid out as ``state`` says, nothing
+    over it, cut and white-balanced as the recogniser does (the table located by its markers
+    through ``profile``): every cube, guest card mark, tile, pile edge and blank place the
+    state puts on the table, as far as they lie inside the image.
+
+    Raises
+    ------
+    RecognitionError
+        No table in the photograph (or too few markers).
+    """
+    from ...vision.recognise.daluigi import locate_daluigi
+    from ...vision.recognise.daluigi_zones import zones_for
+
+    zones = zones_for(profile)
+    view = locate_daluigi(image, profile, zones)
+    h, w = image.shape[:2]
+    spots = [(q, label) for q, label in ((view.to_image(s.quad_mm), label) for s, label in labelled_spots(zones, state))
+             if np.all((q >= 0) & (q <= [w - 1, h - 1]))]
+    gains = gains_for(image, view, profile.colour_references if profile is not None else None)
+    return Photo(name, image, tuple(q for q, _ in spots), tuple(label for _, label in spots), gains)
+
+
+def anchor_photos() -> list[Photo]:
+    """The firm spots of :data:`ANCHOR_RENDERS` validation renders (seeds from :data:`VAL_SEED`)."""
+    zones = load_daluigi_zones()
+    out = []
+    for seed in range(VAL_SEED, VAL_SEED + ANCHOR_RENDERS):
+        r = daluigi_renders.load(seed)
+        try:
+            view = locate_table(r.image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
+        except RecognitionError:
+            continue
+        spots = list(truth_spots(zones, view, r))
+        out.append(Photo(f"render {seed}", r.image, tuple(q for q, _ in spots), tuple(label for _, label in spots),
+                         gains_for(r.image, view)))
+    return out

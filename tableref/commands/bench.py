@@ -19,7 +19,7 @@ from ..bench import format_table, machine
               help="Recogniser accuracy and time on fresh renders (with --game).")
 @click.option("--game", "recognition_game", type=click.Choice(("dolcevita", "ligretto", "daluigi")),
               default="dolcevita",
-              show_default=True, help="Game for --recognition and --flags.")
+              show_default=True, help="Game for --recognition, --flags and --enrol.")
 @click.option("--flags", "do_flags", is_flag=True,
               help="Share of the demo's illegal placements the referee flags, and false flags, through the game's "
                    "real recogniser (with --game; slow, so not part of a plain bench).")
@@ -34,8 +34,8 @@ from ..bench import format_table, machine
 @click.option("--scenes", type=click.IntRange(min=1), default=300, show_default=True,
               help="Renders read by --recognition (test seeds 3000000 + --seed ..).")
 @click.option("--enrol", "do_enrol", is_flag=True,
-              help="What `tableref enrol` gains on a stand-in for a set unlike the renders (Dolce Vita; --scenes "
-                   "renders read three ways; slow, so not part of a plain bench).")
+              help="What `tableref enrol` gains on a stand-in for a set unlike the renders (with --game dolcevita "
+                   "or daluigi; --scenes renders read three ways; slow, so not part of a plain bench).")
 @click.option("--render", "do_render", is_flag=True,
               help="Demo source frames per second at 1280x720, and the ground-truth checks of the renders.")
 @click.option("--renders", type=click.IntRange(min=0), default=200, show_default=True,
@@ -61,6 +61,9 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
         raise click.UsageError("--in-sequence goes with --flags (the flag benchmark followed in sequence)")
     if withdraw_flags is not None and not in_sequence:
         raise click.UsageError("--withdraw-flags goes with --flags --in-sequence")
+    if do_enrol and recognition_game == "ligretto":
+        raise click.UsageError("--enrol measures Dolce Vita or Da Luigi (--game dolcevita or daluigi): Ligretto "
+                               "cannot be enrolled yet")
     everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags or do_enrol)
     figures = []
     if do_rules or everything:
@@ -99,7 +102,7 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
             if done % 50 == 0 or done == total:
                 click.echo(f"  enrol: {done}/{total} scenes read three ways", err=True)
 
-        figures += enrol_bench.run(scenes, TEST_SEED + seed, progress=enrol_progress)
+        figures += enrol_bench.run(scenes, TEST_SEED + seed, progress=enrol_progress, game=recognition_game)
     if do_render or everything:
         from ..bench import render as render_bench
         figures += render_bench.run(render_seconds, renders, seed,

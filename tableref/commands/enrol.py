@@ -12,6 +12,7 @@ that ``analyze`` and ``serve`` with that profile read with them.
 
 from __future__ import annotations
 
+import importlib
 import shlex
 from pathlib import Path
 
@@ -19,8 +20,10 @@ import click
 
 from ..input import InputError, read_json
 
-#: Games whose recognisers can be enrolled, and the models each adapts.
-ENROLLABLE = {"dolcevita": ("dolcevita-cards", "dolcevita-cards-b")}
+#: Games whose recognisers can be enrolled: the models each adapts, and the training module
+#: that cuts its enrolment photographs and anchors (``enrolment_photo``, ``anchor_photos``).
+ENROLLABLE = {"dolcevita": (("dolcevita-cards", "dolcevita-cards-b"), "dolcevita"),
+              "daluigi": (("daluigi-spots",), "daluigi")}
 
 
 @click.command("enrol")
@@ -42,12 +45,13 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
     """
     from ..calibration.profile import load_profile, save_profile
     from ..models.training.adapt import adapt_shipped, write_adapted
-    from ..models.training.dolcevita import anchor_photos, enrolment_photo
     from ..rules import game
     from ..rules.common import require_dict
     from ..vision.errors import VisionError
     from ..vision.imageio import read_image
 
+    names, module = ENROLLABLE[game_name]
+    training = importlib.import_module(f"tableref.models.training.{module}")
     if out is None and profile_file is None:
         raise click.UsageError("give --out FOLDER for the adapted models (or --profile, beside which they go)")
     profile = load_profile(profile_file) if profile_file is not None else None
@@ -67,7 +71,7 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
 
     def shot(path: Path):
         try:
-            return enrolment_photo(path.name, read_image(path), state_of(path), profile)
+            return training.enrolment_photo(path.name, read_image(path), state_of(path), profile)
         except VisionError as exc:  # name the photograph among several
             raise InputError(f"{path}: {exc}") from None
 
@@ -77,7 +81,7 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
     folder = out if out is not None else profile_file.with_name(f"{profile_file.stem}-models")
     words = ["tableref", "enrol", "--game", game_name] + (["--state", str(state_file)] if state_file else [])
     command_line = shlex.join([*words, *map(str, photos)])
-    adapted = adapt_shipped(ENROLLABLE[game_name], shots, command_line, anchor_photos())
+    adapted = adapt_shipped(names, shots, command_line, training.anchor_photos())
     write_adapted(adapted, folder)
     for a in adapted:
         if a.held_out:

@@ -17,20 +17,35 @@ def test_other_set_turns_hues_and_keeps_grey():
 
 
 @pytest.fixture(scope="module")
-def figures():
+def dolcevita():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("tableref.models.training.dolcevita.ANCHOR_RENDERS", 2)
         return {f.name.split(": ", 1)[1]: f for f in enrol.run(scenes=3, seed=3_100_000)}
 
 
-def test_enrolment_figures_say_what_they_were_measured_on(figures):
-    assert "stand-in set" in figures["per-card error, adapted models, stand-in set"].measured_on
-    assert all(f.measured_on and np.isfinite(f.value) for f in figures.values())
-    held = [f for name, f in figures.items() if "held-out" in name]
+def test_enrolment_figures_say_what_they_were_measured_on(dolcevita):
+    assert "stand-in set" in dolcevita["per-card error, adapted models, stand-in set"].measured_on
+    assert all(f.measured_on and np.isfinite(f.value) for f in dolcevita.values())
+    held = [f for name, f in dolcevita.items() if "held-out" in name]
     assert len(held) == 4 and all(0 <= f.value <= 100 for f in held)
 
 
-def test_the_enrolled_models_read_the_stand_in_set_far_better(figures):
-    shipped = figures["per-card error, shipped models, stand-in set"].value
-    adapted = figures["per-card error, adapted models, stand-in set"].value
+def test_the_enrolled_models_read_the_stand_in_set_far_better(dolcevita):
+    shipped = dolcevita["per-card error, shipped models, stand-in set"].value
+    adapted = dolcevita["per-card error, adapted models, stand-in set"].value
     assert shipped > 40 and adapted < shipped / 2
+
+
+def test_da_luigi_enrolled_reads_the_stand_in_cubes_far_better(tmp_path):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("tableref.models.training.daluigi.ANCHOR_RENDERS", 2)
+        mp.setenv("TABLEREF_CACHE", str(tmp_path))  # the anchor renders' cache
+        got = {f.name.split(": ", 1)[1]: f.value for f in enrol.run(scenes=2, seed=3_100_000, game="daluigi")}
+    assert got["cube colour error, shipped models, stand-in set"] > 30
+    assert got["cube colour error, adapted models, stand-in set"] < got["cube colour error, shipped models, stand-in set"] / 2
+    assert got["daluigi-spots spots of the held-out enrolment photograph read right, adapted"] > 90
+
+
+def test_ligretto_is_not_enrolled():
+    with pytest.raises(ValueError, match="dolcevita or daluigi"):
+        enrol.run(scenes=1, game="ligretto")

@@ -124,3 +124,31 @@ def test_bad_input_is_named(run_cli, table, tmp_path, case, message):
     assert result.code == 2, result
     assert message in result.err
     assert not (tmp_path / "models").exists()
+
+
+def test_da_luigi_enrolment_adapts_its_spot_model_for_analyze_and_live(run_cli, tmp_path, monkeypatch):
+    from tableref.rules import daluigi
+    from tableref.vision.recognise.daluigi import DaLuigiRecogniser
+    from tableref.vision.recognise.daluigi_live import LiveDaLuigi
+
+    monkeypatch.setattr("tableref.models.training.daluigi.ANCHOR_RENDERS", 2)
+    monkeypatch.setenv("TABLEREF_CACHE", str(tmp_path / "cache"))  # the anchor renders' cache
+    photos = []
+    for k in range(2):  # two set-ups of a game, each in its own light
+        state = daluigi.new_game(3, None, SEED + k)
+        path = tmp_path / f"setup{k}.png"
+        cv2.imwrite(str(path), other_set(render(scene_for("daluigi", state).layout, SEED + k,
+                                                RenderSettings(hands=(0, 0), distractors=(0, 0))).image, 10))
+        path.with_suffix(".json").write_text(json.dumps(state.to_json()))
+        photos.append(path)
+    save_profile(Profile(), tmp_path / "table.json")
+    result = run_cli("enrol", "--game", "daluigi", "--profile", tmp_path / "table.json", *photos)
+    assert result.code == 0, result
+    assert "daluigi-spots:" in result.out and "setup1.png held out" in result.out
+    profile = load_profile(tmp_path / "table.json")
+    assert DaLuigiRecogniser.open(profile=profile).classifier.card.training.command.startswith("tableref enrol")
+    live = LiveDaLuigi()
+    live.recognise(cv2.imread(str(photos[0])), profile)
+    assert live._recogniser.classifier.card.training.command.startswith("tableref enrol")
+    result = run_cli("analyze", photos[1], "--game", "daluigi", "--profile", tmp_path / "table.json")
+    assert result.code == 0, result

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -17,22 +18,29 @@ from ...calibration.profile import Profile
 from ...rules.common import Violation
 from ...rules.daluigi.observation import Observation
 from .daluigi import DaLuigiRecogniser
+from .daluigi_model import MODEL_NAME
 from .daluigi_draw import draw
 from .daluigi_zones import zones_for
 
 
 class LiveDaLuigi:
-    """The :class:`~tableref.live.recognition.Recogniser` of Da Luigi (one model, loaded once)."""
+    """The :class:`~tableref.live.recognition.Recogniser` of Da Luigi (the model loaded once,
+    and again when the profile names one adapted to its set: ``tableref enrol``)."""
 
     def __init__(self, recogniser: DaLuigiRecogniser | None = None):
         self._recogniser = recogniser or DaLuigiRecogniser.open()
         self._profile: Profile | None = None
+        self._adapted: Path | None = None  # the adapted model's card in use, if any
         self._places: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
         """Read one frame (BGR uint8, H x W x 3); raises ``RecognitionError`` when it cannot."""
         if profile is not self._profile:
+            adapted = profile.model_card(MODEL_NAME) if profile is not None else None
+            if adapted != self._adapted:
+                self._recogniser = DaLuigiRecogniser.open(profile=profile)
+                self._adapted = adapted
             self._recogniser.zones = zones_for(profile)
             self._profile = profile
         result = self._recogniser.read(image, profile)
