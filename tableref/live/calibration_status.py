@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -9,6 +10,7 @@ import numpy as np
 from ..calibration.errors import CalibrationError
 from ..calibration.markers import DEFAULT_DICTIONARY, detect_markers
 from ..calibration.profile import Profile
+from ..models.card import CARD_SUFFIX, ModelError, load_card
 
 
 def calibration_status(profile: Profile | None, frame_image: np.ndarray | None = None) -> dict[str, Any]:
@@ -25,10 +27,13 @@ def calibration_status(profile: Profile | None, frame_image: np.ndarray | None =
     -------
     dict
         ``profile`` (bool), ``intrinsics`` (image size, RMS px) or None, ``table`` (markers
-        used, expected, reprojection errors in mm and px, table size in mm) or None, and
-        ``markers_seen`` (ids found in the frame, ids missing) or None.
+        used, expected, reprojection errors in mm and px, table size in mm) or None,
+        ``markers_seen`` (ids found in the frame, ids missing) or None, and ``models`` (the
+        profile's models adapted to its set by ``tableref enrol``: folder, and per model its
+        name, accuracy, what that was measured on and date; or an error) or None.
     """
-    out: dict[str, Any] = {"profile": profile is not None, "intrinsics": None, "table": None, "markers_seen": None}
+    out: dict[str, Any] = {"profile": profile is not None, "intrinsics": None, "table": None, "markers_seen": None,
+                           "models": None if profile is None or profile.models is None else _models(profile.models)}
     expected: list[int] = []
     dictionary = DEFAULT_DICTIONARY
     if profile is not None and profile.intrinsics is not None:
@@ -49,3 +54,20 @@ def calibration_status(profile: Profile | None, frame_image: np.ndarray | None =
             out["markers_seen"] = {"ids": found, "missing": [i for i in expected if i not in found],
                                    "dictionary": dictionary}
     return out
+
+
+def _models(folder: Path) -> dict[str, Any]:
+    """The adapted models' cards in ``folder``, as the setup page shows them."""
+    if not folder.is_dir():
+        return {"folder": str(folder), "error": f"the profile's models folder {str(folder)!r} does not exist: the "
+                                                "shipped models are read with"}
+    cards = []
+    for path in sorted(folder.glob(f"*{CARD_SUFFIX}")):
+        try:
+            card = load_card(path)
+        except ModelError as exc:
+            cards.append({"name": path.name, "error": str(exc)})
+            continue
+        t = card.training
+        cards.append({"name": card.name, "accuracy": t.val_accuracy, "measured_on": t.measured_on, "date": t.date})
+    return {"folder": str(folder), "cards": cards}

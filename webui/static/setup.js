@@ -35,6 +35,14 @@
       box.append(el("p", { text: `Table: ${status.table.table_mm.join(" x ")} mm, markers used ${status.table.markers_used.join(", ")} of ${status.table.markers_expected.join(", ")}` }));
       box.append(el("p", { text: `Reprojection error: RMS ${fmt(r.rms_mm, 2)} mm (${fmt(r.rms_px, 2)} px), worst ${fmt(r.max_mm, 2)} mm` }));
     }
+    if (status.models) {
+      const m = status.models;
+      if (m.error) box.append(el("p", { class: "warn", text: m.error }));
+      for (const card of m.cards || []) {
+        box.append(el("p", { class: card.error ? "warn" : "", text: card.error ? `Adapted model ${card.name}: ${card.error}`
+          : `Adapted to your set (tableref enrol, ${card.date}): ${card.name}, ${fmt(100 * card.accuracy, 1)} % of ${card.measured_on}` }));
+      }
+    }
     if (status.markers_seen) {
       const seen = status.markers_seen;
       box.append(el("p", { class: seen.error || (seen.missing && seen.missing.length) ? "warn" : "",
