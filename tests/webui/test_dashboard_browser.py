@@ -200,3 +200,27 @@ def test_a_game_played_through_the_dashboard(browser, tmp_path):
     finally:
         stop_server(server)
     assert problems == []
+
+
+def test_the_setup_page_shows_the_models_adapted_to_the_profiles_set(browser, tmp_path):
+    import shutil
+
+    from tableref.calibration.profile import Profile, save_profile
+    from tableref.models.training.adapt import SHIPPED
+
+    models = tmp_path / "table-models"
+    models.mkdir()
+    for name in ("dolcevita-cards.card.json", "dolcevita-cards.onnx"):
+        shutil.copy(SHIPPED / name, models / name)
+    save_profile(Profile(models=models), tmp_path / "table.json")
+    server, url = start_server(["--port", "0", "--log", str(tmp_path / "games.sqlite"), "--profile",
+                                str(tmp_path / "table.json")], tmp_path)
+    problems: list[str] = []
+    try:
+        page = _watched_page(browser, url, problems)
+        page.goto(url + "/setup", wait_until="domcontentloaded")
+        page.wait_for_function("() => document.getElementById('calibration').textContent.includes('Adapted to your set')")
+        assert "dolcevita-cards" in page.locator("#calibration").inner_text()
+    finally:
+        stop_server(server)
+    assert problems == []
