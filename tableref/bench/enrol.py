@@ -2,25 +2,24 @@
 the renders (Dolce Vita or Da Luigi).
 
 No photograph of a real Dolce Vita or Da Luigi set exists here, so a stand-in set is made from
-the twin:
-every render with its hues turned by :data:`HUE_TURN` (on OpenCV's 0..180 scale; 30 is 60
-degrees): the same cards and layout, printed in other inks. A real set differs in more ways
-(its art, its paper, its finish); these figures measure the mechanism on that stand-in, not a
-real set.
+the twin: every render with its hues turned by :data:`HUE_TURN` (on OpenCV's 0..180 scale; 30
+is 60 degrees): the same cards and layout, printed in other inks. A real set differs in more
+ways (its art, its paper, its finish); these figures measure the mechanism on that stand-in,
+not a real set.
 
 Enrolment, as a user would do it: one photograph of each of :data:`DEALT` games as set up (the
 rules' new game, seeds from :data:`LAYOUT_SEED`: Dolce Vita's dealt display, Da Luigi's start
 cards, dice and market) and of :data:`PLAYING` games in progress (the twin's random moments of
 those seeds), each its own camera, light and table surface, no hands or objects over the
 table; the last set-up's photograph is held out of a first fit (its layout unseen by it).
-Each card then lies in a few places: on 30 of these renders, six photographs of one dealt game
-left 24.7 % of the cards wrong or unread, three dealt games and three in progress 17.6 % (at
-the pull towards the shipped head of that day, 1e-3), six photographs of those six 16.0 %. The spots are cut and the
-models adapted by the command's own functions. Then ``scenes`` fresh renders (seeds from
-3000000, as ``--recognition``; hands, cups and blur as there) are read three ways and scored
-as ``--recognition --game G`` scores: the shipped models on the stand-in set, the adapted models on the
-stand-in set, and the adapted models on the renders as they are (what the adaptation costs on
-the set the models were trained on).
+Each card then lies in a few places: on 30 Dolce Vita renders, six photographs of one dealt
+game left 24.7 % of the cards wrong or unread, three dealt games and three in progress 17.6 %
+(at the pull towards the shipped head of that day, 1e-3), two photographs of each of those six
+16.0 %. The spots are cut and the models adapted by the command's own functions. Then
+``scenes`` fresh renders (seeds from 3000000, as ``--recognition``; hands, cups and blur as
+there) are read three ways and scored as ``--recognition --game G`` scores: the shipped models
+on the stand-in set, the adapted models on the stand-in set, and the adapted models on the
+renders as they are (what the adaptation costs on the set the models were trained on).
 """
 
 from __future__ import annotations

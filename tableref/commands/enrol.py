@@ -76,8 +76,8 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
             raise InputError(f"{path}: {exc}") from None
 
     shots = [shot(path) for path in photos]
-    for shot in shots:
-        click.echo(f"{shot.name}: {len(shot.labels)} spots", err=True)
+    for s in shots:
+        click.echo(f"{s.name}: {len(s.labels)} spots", err=True)
     folder = out if out is not None else profile_file.with_name(f"{profile_file.stem}-models")
     words = ["tableref", "enrol", "--game", game_name] + (["--state", str(state_file)] if state_file else [])
     command_line = shlex.join([*words, *map(str, photos)])
@@ -92,6 +92,8 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
                        "measure it on one held out)")
     click.echo(f"adapted models written to {folder}")
     if profile_file is not None:
+        if profile.models is not None and profile.models != folder.resolve():
+            click.echo(f"the profile named the models in {profile.models} before: those are no longer read")
         save_profile(profile.with_models(folder.resolve()), profile_file)
         click.echo(f"profile {profile_file} now reads {game_name} with them (analyze/serve --profile {profile_file})")
     else:
