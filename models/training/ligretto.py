@@ -38,6 +38,7 @@ from ...vision.recognise.ligretto_labels import (CELL_LABELS, CELLS_MODEL, EMPTY
                                                  PREPROCESSING, SECOND_CELLS_MODEL, START, TOKEN, TOKEN_LABELS,
                                                  TOKENS_MODEL, card_label, joker_label)
 from ..card import CropSettings, Preprocessing
+from .adapt import Photo
 from .augment import Augmentation
 from .recipes import Recipe, register
 from .spots import (SpotSample, cache_root, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels,
@@ -83,6 +84,16 @@ def _upright(corners_px) -> np.ndarray:
     return np.asarray(corners_px, np.float64)[[3, 2, 1, 0], :2]
 
 
+def cover_label(state, i: int) -> str:
+    """The cover classifier's label of board space ``i`` of ``state``."""
+    n = state.cover[i]
+    if n == FREE:
+        return START if i in state.board.starts else EMPTY
+    piece = state.pieces[n]
+    border = BORDERS[piece.player]
+    return card_label(border) if piece.kind == "card" else joker_label(border)
+
+
 def truth_samples(s) -> Iterator[tuple[np.ndarray, str, str]]:
     """(quad in image px, cover label, token label) of every firm sample of a rendered state."""
     state, labels = s.scene.state, s.labels()
@@ -95,14 +106,7 @@ def truth_samples(s) -> Iterator[tuple[np.ndarray, str, str]]:
         region = regions[f"lig.cell.{r}.{c}"]
         quad = _upright(region["corners_px"])
         quads[r, c] = quad
-        n = state.cover[i]
-        if n == FREE:
-            cover = START if i in board.starts else EMPTY
-        else:
-            piece = state.pieces[n]
-            border = BORDERS[piece.player]
-            cover = card_label(border) if piece.kind == "card" else joker_label(border)
-        label = _firm(region["shown"], cover)
+        label = _firm(region["shown"], cover_label(state, i))
         if label is not None:
             yield quad, label, (HIDDEN if label == HIDDEN else TOKEN if i in tokens else NO_TOKEN)
     foreign = foreign_labels(s.render)
@@ -256,3 +260,46 @@ TOKENS_RECIPE = register(Recipe(
     settings={"epochs": 3, "batch_size": 128, "learning_rate": 3e-3},
     train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(8, 16, 32, 48), pool_grid=1, split=split_by_render,
 ))
+
+
+#: Renders whose spaces lend an enrolment the labels its photographs do not show (validation
+#: renders: the shipped models were never fitted on them).
+ANCHOR_RENDERS = 8
+
+
+def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
+    """The spaces of a photograph of the user's own board laid out as ``state`` says (row 0 on
+    the table's far side), nothing over it: the board found and its spaces cut as the
+    recogniser does, each labelled with what covers it (nothing or a start mark, a card or a
+    joker of its owner's border; a place of the board's rectangle that is no space, off).
+
+    Raises
+    ------
+    RecognitionError
+        No table or board in the photograph, or a board read with another number of rows or
+        columns than the state's (then the spaces would be labelled wrong).
+    """
+    from ...vision.recognise.ligretto import LigrettoRecogniser
+
+    reading = LigrettoRecogniser.open(profile=profile).read(image, profile)
+    board = state.board
+    if (reading.rows, reading.columns) != (board.height, board.width):
+        raise RecognitionError(f"{name}: the board read has {reading.rows} x {reading.columns} spaces, the state's "
+                               f"{board.height} x {board.width}: lay the board out as the state says, all of it in view")
+    quads = {s.cell: np.asarray(s.quad_px, np.float64) for s in reading.spaces}
+    spaces = set(board.spaces())
+    cells = [(r, c) for r in range(board.height) for c in range(board.width)]
+    labels = tuple(cover_label(state, r * board.width + c) if r * board.width + c in spaces else OFF for r, c in cells)
+    return Photo(name, image, tuple(quads[cell] for cell in cells), labels)
+
+
+def anchor_photos() -> list[Photo]:
+    """The firm spaces of :data:`ANCHOR_RENDERS` validation renders (seeds from :data:`VAL_SEED`)."""
+    from ...vision.synthetic.dataset import sample
+
+    out = []
+    for seed in range(VAL_SEED, VAL_SEED + ANCHOR_RENDERS):
+        s = sample("ligretto", seed)
+        found = list(truth_samples(s))
+        out.append(Photo(f"render {seed}", s.image, tuple(q for q, _, _ in found), tuple(c for _, c, _ in found)))
+    return out

@@ -1,7 +1,7 @@
 """``tableref bench --enrol --game G``: what enrolment (``tableref enrol``) gains on a set unlike
-the renders (Dolce Vita or Da Luigi).
+the renders.
 
-No photograph of a real Dolce Vita or Da Luigi set exists here, so a stand-in set is made from
+No photograph of a real set of these games exists here, so a stand-in set is made from
 the twin: every render with its hues turned by :data:`HUE_TURN` (on OpenCV's 0..180 scale; 30
 is 60 degrees): the same cards and layout, printed in other inks. A real set differs in more
 ways (its art, its paper, its finish); these figures measure the mechanism on that stand-in,
@@ -9,7 +9,7 @@ not a real set.
 
 Enrolment, as a user would do it: one photograph of each of :data:`DEALT` games as set up (the
 rules' new game, seeds from :data:`LAYOUT_SEED`: Dolce Vita's dealt display, Da Luigi's start
-cards, dice and market) and of :data:`PLAYING` games in progress (the twin's random moments of
+cards, dice and market, Ligretto's board with its tokens) and of :data:`PLAYING` games in progress (the twin's random moments of
 those seeds), each its own camera, light and table surface, no hands or objects over the
 table; the last set-up's photograph is held out of a first fit (its layout unseen by it).
 Each card then lies in a few places: on 30 Dolce Vita renders, six photographs of one dealt
@@ -33,6 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..calibration.profile import Profile
 from ..models.training.dolcevita import TEST_SEED
 from ..vision.recognise.common import RecognitionError
 from . import Figure
@@ -46,7 +47,7 @@ DEALT, PLAYING, LAYOUT_SEED = 3, 3, 4_000_000
 #: Players at the enrolment table.
 PLAYERS = 3
 #: Games the benchmark enrols.
-GAMES = ("dolcevita", "daluigi")
+GAMES = ("dolcevita", "daluigi", "ligretto")
 
 
 def other_set(image: np.ndarray, turn: int = HUE_TURN) -> np.ndarray:
@@ -126,6 +127,39 @@ def _daluigi():
     return DaLuigiRecogniser, scoring._shots, tally, figures
 
 
+def _ligretto():
+    """As :func:`_dolcevita`, for Ligretto: the benchmark's per-space error (its colours are read
+    without a model, from the board's own hues, which the stand-in's turn misnames: enrolment
+    does not touch them), and the share of spaces whose cover and owner (what the adapted
+    models read) are wrong or unread."""
+    from ..vision.recognise.ligretto import LigrettoRecogniser
+    from . import recognition_ligretto as scoring
+    from .recognition import WHOLE_SHARE
+
+    def tally(recogniser, shot, image) -> Counter:
+        try:
+            reading = recogniser.read(image)
+        except RecognitionError:
+            reading = None
+        t = scoring.scene_score(shot, reading)
+        read = {sp.cell: sp for sp in reading.spaces} if reading is not None else {}
+        for cell, truth in shot.spaces.items():
+            got = read.get(cell)
+            if truth.shown < WHOLE_SHARE and (got is None or got.cover is None):
+                continue  # partly covered and left unknown, as allowed
+            t["cover places"] += 1
+            t["cover wrong"] += (got is None or got.cover != truth.cover
+                                 or (got.owner is not None and got.owner != truth.owner))
+        return t
+
+    def figures(t: Counter, scenes: int) -> list[tuple[str, float]]:
+        return [("per-space error (colour included)", 100.0 * t["wrong"] / max(t["spaces"], 1)),
+                ("cover and owner wrong or unread", 100.0 * t["cover wrong"] / max(t["cover places"], 1)),
+                ("boards read exactly right", 100.0 * t["exact"] / scenes)]
+
+    return LigrettoRecogniser, scoring._shots, tally, figures
+
+
 def run(scenes: int = 300, seed: int = TEST_SEED, progress=None, game: str = "dolcevita") -> list[Figure]:
     """Enrol the stand-in set of ``game`` and read ``scenes`` renders (seeds ``seed``..) three ways."""
     from ..models.training.adapt import adapt_shipped, write_adapted
@@ -133,7 +167,7 @@ def run(scenes: int = 300, seed: int = TEST_SEED, progress=None, game: str = "do
     if game not in GAMES:
         raise ValueError(f"the enrolment benchmark enrols {' or '.join(GAMES)}, not {game!r}")
     training, names = _training(game)
-    opener, shots, tally_of, figures_of = _dolcevita() if game == "dolcevita" else _daluigi()
+    opener, shots, tally_of, figures_of = {"dolcevita": _dolcevita, "daluigi": _daluigi, "ligretto": _ligretto}[game]()
     started = time.perf_counter()
     photos = enrolment_photos(game)
     adapted = adapt_shipped(names, photos, f"tableref bench --enrol --game {game}", training.anchor_photos())
@@ -141,7 +175,7 @@ def run(scenes: int = 300, seed: int = TEST_SEED, progress=None, game: str = "do
     shipped = opener.open()
     with tempfile.TemporaryDirectory(prefix="tableref-enrol-") as folder:
         write_adapted(adapted, Path(folder))
-        mine = opener.open(folder)
+        mine = opener.open(profile=Profile(models=Path(folder)))  # as a profile naming them reads
         ways = {"shipped models, stand-in set": (shipped, other_set), "adapted models, stand-in set": (mine, other_set),
                 "adapted models, renders as they are": (mine, None)}
         tally: dict[str, Counter] = {way: Counter() for way in ways}

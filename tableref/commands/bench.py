@@ -34,8 +34,8 @@ from ..bench import format_table, machine
 @click.option("--scenes", type=click.IntRange(min=1), default=300, show_default=True,
               help="Renders read by --recognition (test seeds 3000000 + --seed ..).")
 @click.option("--enrol", "do_enrol", is_flag=True,
-              help="What `tableref enrol` gains on a stand-in for a set unlike the renders (with --game dolcevita "
-                   "or daluigi; --scenes renders read three ways; slow, so not part of a plain bench).")
+              help="What `tableref enrol` gains on a stand-in for a set unlike the renders (with --game; --scenes "
+                   "renders read three ways; slow, so not part of a plain bench).")
 @click.option("--render", "do_render", is_flag=True,
               help="Demo source frames per second at 1280x720, and the ground-truth checks of the renders.")
 @click.option("--renders", type=click.IntRange(min=0), default=200, show_default=True,
@@ -61,9 +61,6 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
         raise click.UsageError("--in-sequence goes with --flags (the flag benchmark followed in sequence)")
     if withdraw_flags is not None and not in_sequence:
         raise click.UsageError("--withdraw-flags goes with --flags --in-sequence")
-    if do_enrol and recognition_game == "ligretto":
-        raise click.UsageError("--enrol measures Dolce Vita or Da Luigi (--game dolcevita or daluigi): Ligretto "
-                               "cannot be enrolled yet")
     everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags or do_enrol)
     figures = []
     if do_rules or everything:

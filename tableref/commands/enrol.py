@@ -23,7 +23,8 @@ from ..input import InputError, read_json
 #: Games whose recognisers can be enrolled: the models each adapts, and the training module
 #: that cuts its enrolment photographs and anchors (``enrolment_photo``, ``anchor_photos``).
 ENROLLABLE = {"dolcevita": (("dolcevita-cards", "dolcevita-cards-b"), "dolcevita"),
-              "daluigi": (("daluigi-spots",), "daluigi")}
+              "daluigi": (("daluigi-spots",), "daluigi"),
+              "ligretto": (("ligretto-cells", "ligretto-cells-b"), "ligretto")}
 
 
 @click.command("enrol")

@@ -46,6 +46,6 @@ def test_da_luigi_enrolled_reads_the_stand_in_cubes_far_better(tmp_path):
     assert got["daluigi-spots spots of the held-out enrolment photograph read right, adapted"] > 90
 
 
-def test_ligretto_is_not_enrolled():
-    with pytest.raises(ValueError, match="dolcevita or daluigi"):
-        enrol.run(scenes=1, game="ligretto")
+def test_an_unknown_game_is_named():
+    with pytest.raises(ValueError, match="not 'chess'"):
+        enrol.run(scenes=1, game="chess")

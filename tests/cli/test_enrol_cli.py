@@ -152,3 +152,60 @@ def test_da_luigi_enrolment_adapts_its_spot_model_for_analyze_and_live(run_cli, 
     assert live._recogniser.classifier.card.training.command.startswith("tableref enrol")
     result = run_cli("analyze", photos[1], "--game", "daluigi", "--profile", tmp_path / "table.json")
     assert result.code == 0, result
+
+
+@pytest.fixture(scope="module")
+def ligretto_boards(tmp_path_factory):
+    """Photographs of two Ligretto boards in play (8 x 12 and 8 x 20 spaces), each with its state."""
+    from tableref.vision.synthetic.games import random_state
+
+    folder = tmp_path_factory.mktemp("ligretto")
+    paths = []
+    for k, seed in enumerate((4_300_000, 4_300_002)):
+        state = random_state("ligretto", seed)
+        path = folder / f"board{k}.png"
+        cv2.imwrite(str(path), other_set(render(scene_for("ligretto", state).layout, seed,
+                                                RenderSettings(hands=(0, 0), distractors=(0, 0))).image, 10))
+        path.with_suffix(".json").write_text(json.dumps(state.to_json()))
+        paths.append(path)
+    return paths
+
+
+def test_ligretto_enrolment_adapts_the_cover_models_for_analyze_and_live(run_cli, ligretto_boards, tmp_path,
+                                                                          monkeypatch):
+    from tableref.vision.recognise.ligretto import LigrettoRecogniser
+
+    monkeypatch.setattr("tableref.models.training.ligretto.ANCHOR_RENDERS", 2)
+    save_profile(Profile(), tmp_path / "table.json")
+    result = run_cli("enrol", "--game", "ligretto", "--profile", tmp_path / "table.json", *ligretto_boards)
+    assert result.code == 0, result
+    assert "ligretto-cells:" in result.out and "ligretto-cells-b:" in result.out
+    profile = load_profile(tmp_path / "table.json")
+    assert {p.name for p in profile.models.iterdir()} >= {"ligretto-cells.onnx", "ligretto-cells-b.card.json"}
+    recogniser = LigrettoRecogniser.open(profile=profile)  # the token model stays the shipped one
+    assert recogniser.cell_model.card.training.command.startswith("tableref enrol")
+    assert recogniser.token_model.card.training.command.startswith("tableref train")
+    live = LigrettoRecogniser.open()
+    live.recognise(cv2.imread(str(ligretto_boards[0])), profile)
+    assert live.cell_model.card.training.command.startswith("tableref enrol")
+    live.recognise(cv2.imread(str(ligretto_boards[0])), None)
+    assert live.cell_model.card.training.command.startswith("tableref train")
+    result = run_cli("analyze", ligretto_boards[1], "--game", "ligretto", "--profile", tmp_path / "table.json")
+    assert result.code == 0, result
+
+
+def test_a_ligretto_board_of_another_size_than_the_state_is_refused(run_cli, ligretto_boards, tmp_path):
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(ligretto_boards[0].with_suffix(".json").read_text())  # 8 x 12, the photograph 8 x 20
+    result = run_cli("enrol", "--game", "ligretto", "--out", tmp_path / "models", "--state", wrong,
+                     _copy(ligretto_boards[1], tmp_path))
+    assert result.code == 2, result
+    assert "the board read has 8 x 20 spaces, the state's 8 x 12" in result.err
+    assert not (tmp_path / "models").exists()
+
+
+def _copy(path, folder):
+    """``path`` copied into ``folder`` without its state file (so --state is what counts)."""
+    out = folder / path.name
+    out.write_bytes(path.read_bytes())
+    return out

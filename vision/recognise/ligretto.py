@@ -136,6 +136,8 @@ class LigrettoRecogniser:
         self.cell_model, self.token_model, self.second = cell_model, token_model, second
         self.zones = zones or zones_for(None)
         self._last: tuple[Observation, LigrettoReading] | None = None
+        self._profile: Profile | None = None
+        self._adapted: Path | None = None  # the adapted cover model's card in use, if any
 
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> "LigrettoRecogniser":
@@ -150,6 +152,15 @@ class LigrettoRecogniser:
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
+        """Read one frame; with the models adapted to ``profile``'s set once it names some
+        (``tableref enrol``), and the shipped ones again once it does not."""
+        if profile is not self._profile:
+            adapted = profile.model_card(CELLS_MODEL) if profile is not None else None
+            if adapted != self._adapted:
+                other = LigrettoRecogniser.open(profile=profile)
+                self.cell_model, self.token_model, self.second = other.cell_model, other.token_model, other.second
+                self._adapted = adapted
+            self._profile = profile
         return self.read(image, profile).observation
 
     def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
