@@ -69,6 +69,8 @@ def _edit(obj, path, value):
     ("table.layout.markers.1.id", 0, "marker ids must be different"),
     ("table.layout.dictionary", "DICT_9X9", "unknown ArUco dictionary 'DICT_9X9'"),
     ("zones", [1, 2], "field 'zones' must be an object, got a list of 2"),
+    ("models", 5, "field 'models' must be a folder path (text) or null"),
+    ("models", " ", "field 'models' must be a folder path (text) or null"),
     ("extra", {}, "unknown field(s) ['extra']"),
 ])
 def test_bad_profiles_name_the_field(tmp_path, full_profile, path, value, message):
@@ -97,3 +99,18 @@ def test_intrinsics_are_frozen():
     k = Intrinsics(np.eye(3), np.zeros(5), (640, 480))
     with pytest.raises(ValueError):
         k.camera_matrix[0, 0] = 2.0
+
+
+def test_a_models_folder_is_kept_and_a_relative_one_taken_from_the_profiles_folder(tmp_path):
+    save_profile(Profile(models=tmp_path / "mine"), tmp_path / "a.json")
+    assert load_profile(tmp_path / "a.json").models == tmp_path / "mine"
+    (tmp_path / "b.json").write_text(json.dumps({**Profile().to_json(), "models": "set-models"}))
+    loaded = load_profile(tmp_path / "b.json")
+    assert loaded.models == (tmp_path / "set-models").resolve()
+    assert loaded.model_card("dolcevita-cards") is None  # the folder holds none: the shipped one is read
+    (tmp_path / "set-models").mkdir()
+    (tmp_path / "set-models" / "dolcevita-cards.card.json").write_text("{}")
+    assert loaded.model_card("dolcevita-cards") == (tmp_path / "set-models" / "dolcevita-cards.card.json").resolve()
+    old = {k: v for k, v in Profile().to_json().items() if k != "models"}  # a profile written before the field
+    (tmp_path / "c.json").write_text(json.dumps(old))
+    assert load_profile(tmp_path / "c.json").models is None
