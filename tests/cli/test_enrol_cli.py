@@ -12,6 +12,7 @@ import pytest
 from tableref.bench.enrol import other_set
 from tableref.calibration.profile import Profile, load_profile, save_profile
 from tableref.rules import dolcevita as rules
+from tableref.rules import ligretto
 from tableref.vision.recognise.dolcevita import DolceVitaRecogniser
 from tableref.vision.recognise.dolcevita_live import LiveDolceVita
 from tableref.vision.synthetic.games import scene_for
@@ -114,7 +115,7 @@ def test_bad_input_is_named(run_cli, table, tmp_path, case, message):
         args[-1] = noise
     elif case == "other game":
         other = tmp_path / "lig.json"
-        other.write_text(json.dumps(__import__("tableref.rules.ligretto", fromlist=["x"]).new_game(2, None, 1).to_json()))
+        other.write_text(json.dumps(ligretto.new_game(2, None, 1).to_json()))
         args[args.index(folder / "deal.json")] = other
     else:
         broken = tmp_path / "broken.json"
