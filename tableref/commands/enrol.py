@@ -82,6 +82,7 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
     folder = out if out is not None else profile_file.with_name(f"{profile_file.stem}-models")
     words = ["tableref", "enrol", "--game", game_name] + (["--state", str(state_file)] if state_file else [])
     command_line = shlex.join([*words, *map(str, photos)])
+    click.echo(f"adapting {', '.join(names)} (the twin's anchor renders are made first; about a minute)", err=True)
     adapted = adapt_shipped(names, shots, command_line, training.anchor_photos())
     write_adapted(adapted, folder)
     for a in adapted:
