@@ -11,8 +11,8 @@ from onnx import TensorProto, helper
 
 from tableref.models.card import load_card
 from tableref.models.training import TrainingError
-from tableref.models.training.adapt import (SHIPPED, Head, Photo, _missing_from, adapt_model, fit_head, loss,
-                                            split_head, with_head)
+from tableref.models.training.adapt import (JITTER_SCALE, JITTER_SHIFT, SHIPPED, Head, Photo, _missing_from,
+                                            adapt_model, fit_head, jittered, loss, split_head, with_head)
 from tableref.vision.classifier import Classifier
 
 NAME = "dolcevita-cards"
@@ -117,3 +117,16 @@ def test_onnx_of_the_adapted_model_is_valid(shipped):
     features_model, head = split_head(model)
     onnx.checker.check_model(onnx.load_from_string(features_model))
     onnx.checker.check_model(onnx.load_from_string(with_head(model, head)))
+
+
+def test_jittered_copies_move_each_quad_a_little_and_keep_the_labels():
+    quad = np.array([[10, 10], [30, 10], [30, 30], [10, 30]], float)
+    photo = Photo("a", np.zeros((50, 50, 3), np.uint8), (quad, quad + 5), ("x", "y"))
+    out = jittered([photo], copies=3, seed=1)
+    assert len(out) == 4 and out[0] is photo and all(p.labels == ("x", "y") for p in out)
+    for p in out[1:]:
+        for q, original in zip(p.quads, photo.quads):
+            moved = np.abs(q - original).max()
+            assert 0 < moved <= 20 * (JITTER_SCALE + JITTER_SHIFT) + 1e-9
+    again = jittered([photo], copies=3, seed=1)
+    assert all(np.array_equal(a, b) for p, r in zip(out, again) for a, b in zip(p.quads, r.quads))
