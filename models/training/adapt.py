@@ -197,21 +197,26 @@ class Adapted:
     after: float | None
 
 
-def _features(session, card: ModelCard, photos: list[Photo]) -> tuple[np.ndarray, np.ndarray]:
+def _photo_features(session, card: ModelCard, photo: Photo) -> tuple[np.ndarray, np.ndarray]:
+    """(features (N, F), label indices (N,)) of one photograph's spots."""
     index = {label: i for i, label in enumerate(card.labels)}
-    feats, labels = [], []
-    for photo in photos:
-        unknown = sorted(set(photo.labels) - set(index))
-        if unknown:
-            raise TrainingError(f"{photo.name}: model {card.name!r} has no label {unknown[0]!r}")
-        if photo.quads:
-            x = photo.tensor(card.preprocessing)
-            feats.append(np.concatenate([session.run(None, {session.get_inputs()[0].name: x[i:i + 256]})[0]
-                                         for i in range(0, len(x), 256)]))
-            labels += [index[label] for label in photo.labels]
-    if not feats:
+    unknown = sorted(set(photo.labels) - set(index))
+    if unknown:
+        raise TrainingError(f"{photo.name}: model {card.name!r} has no label {unknown[0]!r}")
+    if not photo.quads:
+        return np.empty((0, 0)), np.empty(0, np.int64)
+    x = photo.tensor(card.preprocessing)
+    feats = np.concatenate([session.run(None, {session.get_inputs()[0].name: x[i:i + 256]})[0]
+                            for i in range(0, len(x), 256)])
+    return feats.astype(np.float64), np.array([index[label] for label in photo.labels], np.int64)
+
+
+def _stacked(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The photographs' features and labels one after the other."""
+    parts = [(x, y) for x, y in parts if len(y)]
+    if not parts:
         raise TrainingError("the photographs gave no spots to learn from")
-    return np.concatenate(feats).astype(np.float64), np.array(labels, np.int64)
+    return np.concatenate([x for x, _ in parts]), np.concatenate([y for _, y in parts])
 
 
 def jittered(photos: list[Photo], copies: int = JITTER_COPIES, seed: int = JITTER_SEED) -> list[Photo]:
@@ -229,14 +234,12 @@ def jittered(photos: list[Photo], copies: int = JITTER_COPIES, seed: int = JITTE
     return out
 
 
-def _missing_from(photos: list[Photo], anchors: list[Photo]) -> list[Photo]:
-    """The spots of ``anchors`` whose labels none of ``photos`` shows."""
-    shown = {label for p in photos for label in p.labels}
-    out = []
-    for a in anchors:
-        keep = [i for i, label in enumerate(a.labels) if label not in shown]
-        out.append(Photo(a.name, a.image, tuple(a.quads[i] for i in keep), tuple(a.labels[i] for i in keep), a.gains))
-    return out
+def _missing_from(photos: list[Photo], anchors: tuple[np.ndarray, np.ndarray],
+                  card: ModelCard) -> tuple[np.ndarray, np.ndarray]:
+    """The anchors' spots (features, labels) whose labels none of ``photos`` shows."""
+    shown = [card.labels.index(label) for label in {label for p in photos for label in p.labels}]
+    keep = ~np.isin(anchors[1], shown)
+    return anchors[0][keep], anchors[1][keep]
 
 
 def adapt_model(card: ModelCard, model_bytes: bytes, photos: list[Photo], command: str,
@@ -247,9 +250,10 @@ def adapt_model(card: ModelCard, model_bytes: bytes, photos: list[Photo], comman
     (:func:`jittered`). ``anchors`` (renders of the twin with their truth) lend the fit their
     spots of labels that no photograph shows: above all ``unknown`` (a card under a hand;
     enrolment photographs show none) and cards the layouts left out, which would otherwise be
-    pushed down by every photograph's spots. With two photographs or more, the head is first fitted without the
-    last one and measured on it (the card's accuracy, and what it was measured on, say so);
-    the model returned is fitted on all of them.
+    pushed down by every photograph's spots. With two photographs or more, the head is first
+    fitted without the last one and measured on it (the card's accuracy, and what it was
+    measured on, say so); the model returned is fitted on all of them. Each photograph's (and
+    anchor's) features are worked out once for both fits.
     """
     import onnxruntime as ort
 
@@ -257,25 +261,30 @@ def adapt_model(card: ModelCard, model_bytes: bytes, photos: list[Photo], comman
 
     features_bytes, prior = split_head(model_bytes)
     session = ort.InferenceSession(features_bytes, providers=["CPUExecutionProvider"])
+    n, copies = len(photos), JITTER_COPIES
+    every = [_photo_features(session, card, p) for p in jittered(photos, copies)]  # the photos, then their copies
+    lent = [_photo_features(session, card, a) for a in anchors if a.quads]
+    lent = _stacked(lent) if lent else (np.empty((0, prior.weight.shape[1])), np.empty(0, np.int64))
     before = after = None
     held = 0
-    if len(photos) >= 2:
-        x, y = _features(session, card, jittered(photos[:-1]) + _missing_from(photos[:-1], anchors))
-        x_held, y_held = _features(session, card, photos[-1:])
+    if n >= 2:
+        # the photos but the last and their copies (the first copies drawn: jittered(photos[:-1]))
+        x, y = _stacked(every[:n - 1] + every[n:n + (n - 1) * copies] + [_missing_from(photos[:-1], lent, card)])
+        x_held, y_held = _stacked([every[n - 1]])
         fitted = fit_head(x, y, prior, prior_weight)
         held = len(y_held)
         before = float(np.mean(prior.logits(x_held).argmax(axis=1) == y_held))
         after = float(np.mean(fitted.logits(x_held).argmax(axis=1) == y_held))
-    x, y = _features(session, card, jittered(photos) + _missing_from(photos, anchors))
+    x, y = _stacked(every + [_missing_from(photos, lent, card)])
     head = fit_head(x, y, prior, prior_weight)
     model = with_head(model_bytes, head)
     if held:
         accuracy, samples = after, held
         measured = (f"spots of enrolment photograph {photos[-1].name} of the user's own set, held out: the head "
-                    f"fitted on the other {len(photos) - 1} photograph(s) (the shipped head: {before:.4f}); the "
-                    f"model written is fitted on all {len(photos)}")
+                    f"fitted on the other {n - 1} photograph(s) (the shipped head: {before:.4f}); the "
+                    f"model written is fitted on all {n}")
     else:
-        x, y = _features(session, card, photos)
+        x, y = _stacked(every[:1])
         accuracy, samples = float(np.mean(head.logits(x).argmax(axis=1) == y)), len(y)
         measured = (f"spots of the one enrolment photograph {photos[0].name} it was fitted on (not held out: "
                     "give two photographs or more for an honest figure)")

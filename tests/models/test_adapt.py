@@ -71,11 +71,14 @@ def test_a_model_not_ending_in_a_linear_layer_is_refused():
         split_head(model)
 
 
-def test_anchors_lend_only_labels_no_photograph_shows():
+def test_anchors_lend_only_labels_no_photograph_shows(shipped):
+    card, _ = shipped
     quad = np.zeros((4, 2))
     photos = [Photo("a", np.zeros((2, 2, 3), np.uint8), (quad, quad), ("car:100000", "empty"))]
-    anchors = [Photo("r", np.zeros((2, 2, 3), np.uint8), (quad, quad, quad), ("car:100000", "unknown", "empty"))]
-    assert [p.labels for p in _missing_from(photos, anchors)] == [("unknown",)]
+    anchor_labels = ("car:100000", "unknown", "empty")  # one anchor render's spots: features and labels
+    anchors = (np.arange(6.0).reshape(3, 2), np.array([card.labels.index(label) for label in anchor_labels]))
+    features, labels = _missing_from(photos, anchors, card)
+    assert [card.labels[i] for i in labels] == ["unknown"] and features.tolist() == [[2.0, 3.0]]
 
 
 def _photo(card, name: str, seed: int, n: int = 60) -> Photo:
