@@ -17,9 +17,11 @@ classifier), :func:`fit_head`, :func:`with_head` (the model with a new head), an
 from __future__ import annotations
 
 import datetime as _dt
+import importlib
 import io
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -41,6 +43,19 @@ SHIPPED = Path(__file__).resolve().parents[1]
 JITTER_COPIES, JITTER_SCALE, JITTER_SHIFT, JITTER_SEED = 3, 0.07, 0.05, 0
 #: Optimiser steps (Adam, full batch) and their size.
 STEPS, STEP_SIZE = 300, 0.01
+
+
+#: Games whose recognisers can be enrolled: the models each adapts, and the training module
+#: that cuts its enrolment photographs and anchors (``enrolment_photo``, ``anchor_photos``).
+ENROLLABLE = {"dolcevita": (("dolcevita-cards", "dolcevita-cards-b"), "dolcevita"),
+              "daluigi": (("daluigi-spots",), "daluigi"),
+              "ligretto": (("ligretto-cells", "ligretto-cells-b"), "ligretto")}
+
+
+def enrolment_of(game: str) -> tuple[ModuleType, tuple[str, ...]]:
+    """(the training module that cuts ``game``'s enrolment photographs, the models it adapts)."""
+    names, module = ENROLLABLE[game]
+    return importlib.import_module(f"{__package__}.{module}"), names
 
 
 def _onnx():

@@ -24,7 +24,6 @@ renders as they are (what the adaptation costs on the set the models were traine
 
 from __future__ import annotations
 
-import importlib
 import tempfile
 import time
 from collections import Counter
@@ -34,6 +33,7 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
+from ..models.training.adapt import ENROLLABLE, adapt_shipped, enrolment_of, write_adapted
 from ..models.training.dolcevita import TEST_SEED
 from ..vision.recognise.common import RecognitionError
 from . import Figure
@@ -46,8 +46,8 @@ HUE_TURN = 30
 DEALT, PLAYING, LAYOUT_SEED = 3, 3, 4_000_000
 #: Players at the enrolment table.
 PLAYERS = 3
-#: Games the benchmark enrols.
-GAMES = ("dolcevita", "daluigi", "ligretto")
+#: Games the benchmark enrols (every game ``tableref enrol`` can).
+GAMES = tuple(ENROLLABLE)
 
 
 def other_set(image: np.ndarray, turn: int = HUE_TURN) -> np.ndarray:
@@ -57,21 +57,13 @@ def other_set(image: np.ndarray, turn: int = HUE_TURN) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
-def _training(game: str):
-    """The game's training module (``enrolment_photo``, ``anchor_photos``) and enrolled models."""
-    from ..commands.enrol import ENROLLABLE
-
-    names, module = ENROLLABLE[game]
-    return importlib.import_module(f"tableref.models.training.{module}"), names
-
-
 def enrolment_photos(game: str = "dolcevita") -> list:
     """The stand-in set's enrolment photographs, cut as ``tableref enrol`` cuts them."""
     from ..rules import game as rules_of
     from ..vision.synthetic.games import random_state, scene_for
     from ..vision.synthetic.scene import RenderSettings, render
 
-    training, _ = _training(game)
+    training, _ = enrolment_of(game)
     quiet = RenderSettings(hands=(0, 0), distractors=(0, 0))
     states = ([random_state(game, LAYOUT_SEED + k) for k in range(PLAYING)]
               + [rules_of(game).new_game(PLAYERS, None, LAYOUT_SEED + k) for k in range(DEALT)])  # a set-up last
@@ -162,11 +154,10 @@ def _ligretto():
 
 def run(scenes: int = 300, seed: int = TEST_SEED, progress=None, game: str = "dolcevita") -> list[Figure]:
     """Enrol the stand-in set of ``game`` and read ``scenes`` renders (seeds ``seed``..) three ways."""
-    from ..models.training.adapt import adapt_shipped, write_adapted
 
     if game not in GAMES:
         raise ValueError(f"the enrolment benchmark enrols {' or '.join(GAMES)}, not {game!r}")
-    training, names = _training(game)
+    training, names = enrolment_of(game)
     opener, shots, tally_of, figures_of = {"dolcevita": _dolcevita, "daluigi": _daluigi, "ligretto": _ligretto}[game]()
     started = time.perf_counter()
     photos = enrolment_photos(game)

@@ -12,19 +12,14 @@ that ``analyze`` and ``serve`` with that profile read with them.
 
 from __future__ import annotations
 
-import importlib
 import shlex
 from pathlib import Path
 
 import click
 
 from ..input import InputError, read_json
+from ..models.training.adapt import ENROLLABLE
 
-#: Games whose recognisers can be enrolled: the models each adapts, and the training module
-#: that cuts its enrolment photographs and anchors (``enrolment_photo``, ``anchor_photos``).
-ENROLLABLE = {"dolcevita": (("dolcevita-cards", "dolcevita-cards-b"), "dolcevita"),
-              "daluigi": (("daluigi-spots",), "daluigi"),
-              "ligretto": (("ligretto-cells", "ligretto-cells-b"), "ligretto")}
 
 
 @click.command("enrol")
@@ -45,14 +40,13 @@ def command(game_name: str, state_file: Path | None, profile_file: Path | None, 
     and after is printed (and written in the models' cards). Needs the train extra (onnx).
     """
     from ..calibration.profile import load_profile, save_profile
-    from ..models.training.adapt import adapt_shipped, write_adapted
+    from ..models.training.adapt import adapt_shipped, enrolment_of, write_adapted
     from ..rules import game
     from ..rules.common import require_dict
     from ..vision.errors import VisionError
     from ..vision.imageio import read_image
 
-    names, module = ENROLLABLE[game_name]
-    training = importlib.import_module(f"tableref.models.training.{module}")
+    training, names = enrolment_of(game_name)
     if out is None and profile_file is None:
         raise click.UsageError("give --out FOLDER for the adapted models (or --profile, beside which they go)")
     profile = load_profile(profile_file) if profile_file is not None else None
