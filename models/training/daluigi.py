@@ -158,6 +158,22 @@ def _context_prep() -> Preprocessing:
                          CropSettings("quad", CONTEXT_MARGIN))
 
 
+def render_photo(seed: int) -> Photo:
+    """Every firm spot of render ``seed`` (cached): its quad, its label and the white balance
+    the recogniser applies. A render whose markers cannot be found gives no spots (the
+    recogniser cannot read it either)."""
+    r = daluigi_renders.load(seed)
+    zones = load_daluigi_zones()
+    try:
+        # three markers, as when the shipped model's renders were cut (its cache)
+        view = locate_table(r.image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
+    except RecognitionError:
+        return Photo(f"render {seed}", r.image, (), ())
+    spots = list(truth_spots(zones, view, r))
+    return Photo(f"render {seed}", r.image, tuple(q for q, _ in spots), tuple(label for _, label in spots),
+                 gains_for(r.image, view))
+
+
 def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Cut the firm spots of render ``seed``: (patches (N, 24, 24, 3) uint8, label indices (N,)),
     white-balanced as the recogniser balances them (:mod:`~tableref.vision.recognise.daluigi_colour`).
@@ -165,16 +181,12 @@ def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
     Blank spots are kept with probability :data:`BLANK_KEEP` (seeded by ``seed``). A render
     whose markers cannot be found gives no samples (the recogniser cannot read it either).
     """
-    r = daluigi_renders.load(seed)
-    zones = load_daluigi_zones()
-    try:
-        # three markers, as when the shipped model's renders were cut (its cache)
-        view = locate_table(r.image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
-    except RecognitionError:
+    photo = render_photo(seed)
+    if not photo.quads:
         return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
     rng = np.random.default_rng(seed)
-    spots = [(q, label) for q, label in truth_spots(zones, view, r) if label != BLANK or rng.random() < BLANK_KEEP]
-    patches = balance(crop_patches(r.image, [q for q, _ in spots], _context_prep()), gains_for(r.image, view))
+    spots = [(q, label) for q, label in zip(photo.quads, photo.labels) if label != BLANK or rng.random() < BLANK_KEEP]
+    patches = balance(crop_patches(photo.image, [q for q, _ in spots], _context_prep()), photo.gains)
     index = {label: i for i, label in enumerate(LABELS)}
     return patches, np.array([index[label] for _, label in spots], np.int64)
 
@@ -254,15 +266,4 @@ def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
 
 def anchor_photos() -> list[Photo]:
     """The firm spots of :data:`ANCHOR_RENDERS` validation renders (seeds from :data:`VAL_SEED`)."""
-    zones = load_daluigi_zones()
-    out = []
-    for seed in range(VAL_SEED, VAL_SEED + ANCHOR_RENDERS):
-        r = daluigi_renders.load(seed)
-        try:
-            view = locate_table(r.image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
-        except RecognitionError:
-            continue
-        spots = list(truth_spots(zones, view, r))
-        out.append(Photo(f"render {seed}", r.image, tuple(q for q, _ in spots), tuple(label for _, label in spots),
-                         gains_for(r.image, view)))
-    return out
+    return [render_photo(seed) for seed in range(VAL_SEED, VAL_SEED + ANCHOR_RENDERS)]
