@@ -118,13 +118,18 @@ class TableView:
         return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[2] - p[0])) / 2)
 
 
+def adapted_card(profile: Profile | None, name: str) -> Path | None:
+    """The card of model ``name`` adapted to ``profile``'s own set (``tableref enrol``), if any;
+    a live recogniser whose answer changes with the profile opens its models again."""
+    return profile.model_card(name) if profile is not None else None
+
+
 def model_card_path(name: str, model_dir: str | Path | None, profile: Profile | None, shipped: Path) -> Path:
     """Where model ``name``'s card lies: in ``model_dir`` when one is given; else the model
-    adapted to ``profile``'s own set (``tableref enrol``) when its models folder holds one of
-    that name; else the shipped one in ``shipped``."""
+    adapted to ``profile``'s own set (:func:`adapted_card`); else the shipped one in ``shipped``."""
     if model_dir is not None:
         return Path(model_dir) / f"{name}.card.json"
-    adapted = profile.model_card(name) if profile is not None else None
+    adapted = adapted_card(profile, name)
     return adapted if adapted is not None else shipped / f"{name}.card.json"
 
 

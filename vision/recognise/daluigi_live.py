@@ -17,6 +17,7 @@ import numpy as np
 from ...calibration.profile import Profile
 from ...rules.common import Violation
 from ...rules.daluigi.observation import Observation
+from .common import adapted_card
 from .daluigi import DaLuigiRecogniser
 from .daluigi_model import MODEL_NAME
 from .daluigi_draw import draw
@@ -37,7 +38,7 @@ class LiveDaLuigi:
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
         """Read one frame (BGR uint8, H x W x 3); raises ``RecognitionError`` when it cannot."""
         if profile is not self._profile:
-            adapted = profile.model_card(MODEL_NAME) if profile is not None else None
+            adapted = adapted_card(profile, MODEL_NAME)
             if adapted != self._adapted:
                 self._recogniser = DaLuigiRecogniser.open(profile=profile)
                 self._adapted = adapted

@@ -20,6 +20,7 @@ from ...rules.dolcevita.catalogue import EMPTY, UNKNOWN
 from ...rules.dolcevita.observation import Observation
 from ..frame import check_bgr_image
 from .annotate import LINE_PX, colour_of, draw_place
+from .common import adapted_card
 from .dolcevita import MODEL_NAME, DolceVitaRecogniser, zones_for
 
 #: Outline of a flagged piece (BGR) and its width in pixels.
@@ -55,7 +56,7 @@ class LiveDolceVita:
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
         """Read one frame (BGR uint8, H x W x 3); raises ``RecognitionError`` when it cannot."""
         if profile is not self._profile:
-            adapted = profile.model_card(MODEL_NAME) if profile is not None else None
+            adapted = adapted_card(profile, MODEL_NAME)
             if adapted != self._adapted:
                 self._recogniser = DolceVitaRecogniser.open(profile=profile)
                 self._adapted = adapted

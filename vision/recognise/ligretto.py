@@ -35,7 +35,7 @@ from ..crop import crop
 from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
-from .common import check_second_model, model_card_path
+from .common import adapted_card, check_second_model, model_card_path
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
 from .ligretto_pairs import match
@@ -155,7 +155,7 @@ class LigrettoRecogniser:
         """Read one frame; with the models adapted to ``profile``'s set once it names some
         (``tableref enrol``), and the shipped ones again once it does not."""
         if profile is not self._profile:
-            adapted = profile.model_card(CELLS_MODEL) if profile is not None else None
+            adapted = adapted_card(profile, CELLS_MODEL)
             if adapted != self._adapted:
                 other = LigrettoRecogniser.open(profile=profile)
                 self.cell_model, self.token_model, self.second = other.cell_model, other.token_model, other.second
