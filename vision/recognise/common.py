@@ -124,6 +124,29 @@ def adapted_card(profile: Profile | None, name: str) -> Path | None:
     return profile.model_card(name) if profile is not None else None
 
 
+class ProfileFollower:
+    """What a live recogniser needs of the profile each frame comes with: whether it is another
+    profile than the last (its zones then apply) and whether that one names another adapted
+    model ``name`` (:func:`adapted_card`; the models are then opened again)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self._profile: Profile | None = None
+        self._adapted: Path | None = None  # the adapted model's card in use, if any
+
+    def follow(self, profile: Profile | None) -> bool | None:
+        """None: the profile of the last frame; False: another profile, the same models; True:
+        another profile whose adapted model differs (or that names none where one was in use)."""
+        if profile is self._profile:
+            return None
+        self._profile = profile
+        adapted = adapted_card(profile, self.name)
+        if adapted == self._adapted:
+            return False
+        self._adapted = adapted
+        return True
+
+
 def model_card_path(name: str, model_dir: str | Path | None, profile: Profile | None, shipped: Path) -> Path:
     """Where model ``name``'s card lies: in ``model_dir`` when one is given; else the model
     adapted to ``profile``'s own set (:func:`adapted_card`); else the shipped one in ``shipped``."""

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
 from ...calibration.profile import Profile
 from ...rules.common import Violation
 from ...rules.daluigi.observation import Observation
-from .common import adapted_card
+from .common import ProfileFollower
 from .daluigi import DaLuigiRecogniser
 from .daluigi_model import MODEL_NAME
 from .daluigi_draw import draw
@@ -30,20 +29,17 @@ class LiveDaLuigi:
 
     def __init__(self, recogniser: DaLuigiRecogniser | None = None):
         self._recogniser = recogniser or DaLuigiRecogniser.open()
-        self._profile: Profile | None = None
-        self._adapted: Path | None = None  # the adapted model's card in use, if any
+        self._follower = ProfileFollower(MODEL_NAME)
         self._places: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
         """Read one frame (BGR uint8, H x W x 3); raises ``RecognitionError`` when it cannot."""
-        if profile is not self._profile:
-            adapted = adapted_card(profile, MODEL_NAME)
-            if adapted != self._adapted:
-                self._recogniser = DaLuigiRecogniser.open(profile=profile)
-                self._adapted = adapted
+        change = self._follower.follow(profile)
+        if change:
+            self._recogniser = DaLuigiRecogniser.open(profile=profile)
+        if change is not None:
             self._recogniser.zones = zones_for(profile)
-            self._profile = profile
         result = self._recogniser.read(image, profile)
         with self._lock:
             self._places = dict(result.places_px)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -20,7 +19,7 @@ from ...rules.dolcevita.catalogue import EMPTY, UNKNOWN
 from ...rules.dolcevita.observation import Observation
 from ..frame import check_bgr_image
 from .annotate import LINE_PX, colour_of, draw_place
-from .common import adapted_card
+from .common import ProfileFollower
 from .dolcevita import MODEL_NAME, DolceVitaRecogniser, zones_for
 
 #: Outline of a flagged piece (BGR) and its width in pixels.
@@ -48,20 +47,17 @@ class LiveDolceVita:
 
     def __init__(self, recogniser: DolceVitaRecogniser | None = None):
         self._recogniser = recogniser or DolceVitaRecogniser.open()
-        self._profile: Profile | None = None
-        self._adapted: Path | None = None  # the adapted model's card in use, if any
+        self._follower = ProfileFollower(MODEL_NAME)
         self._places: dict[tuple[str, int], np.ndarray] = {}
         self._lock = threading.Lock()
 
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
         """Read one frame (BGR uint8, H x W x 3); raises ``RecognitionError`` when it cannot."""
-        if profile is not self._profile:
-            adapted = adapted_card(profile, MODEL_NAME)
-            if adapted != self._adapted:
-                self._recogniser = DolceVitaRecogniser.open(profile=profile)
-                self._adapted = adapted
+        change = self._follower.follow(profile)
+        if change:
+            self._recogniser = DolceVitaRecogniser.open(profile=profile)
+        if change is not None:
             self._recogniser.zones = zones_for(profile)
-            self._profile = profile
         result = self._recogniser.read(image, profile)
         places: dict[tuple[str, int], np.ndarray] = {}
         seen: dict[str, int] = {}

@@ -35,7 +35,7 @@ from ..crop import crop
 from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
-from .common import adapted_card, check_second_model, model_card_path
+from .common import ProfileFollower, check_second_model, model_card_path
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
 from .ligretto_pairs import match
@@ -136,8 +136,7 @@ class LigrettoRecogniser:
         self.cell_model, self.token_model, self.second = cell_model, token_model, second
         self.zones = zones or zones_for(None)
         self._last: tuple[Observation, LigrettoReading] | None = None
-        self._profile: Profile | None = None
-        self._adapted: Path | None = None  # the adapted cover model's card in use, if any
+        self._follower = ProfileFollower(CELLS_MODEL)
 
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> "LigrettoRecogniser":
@@ -154,13 +153,9 @@ class LigrettoRecogniser:
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
         """Read one frame; with the models adapted to ``profile``'s set once it names some
         (``tableref enrol``), and the shipped ones again once it does not."""
-        if profile is not self._profile:
-            adapted = adapted_card(profile, CELLS_MODEL)
-            if adapted != self._adapted:
-                other = LigrettoRecogniser.open(profile=profile)
-                self.cell_model, self.token_model, self.second = other.cell_model, other.token_model, other.second
-                self._adapted = adapted
-            self._profile = profile
+        if self._follower.follow(profile):
+            other = LigrettoRecogniser.open(profile=profile)
+            self.cell_model, self.token_model, self.second = other.cell_model, other.token_model, other.second
         return self.read(image, profile).observation
 
     def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
