@@ -38,7 +38,7 @@ from . import ligretto_decide as decide
 from .common import ProfileFollower, check_second_model, model_card_path
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
-from .ligretto_pairs import match
+from .ligretto_pairs import lone_halves, match
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 #: A reading below this probability is reported unknown.
@@ -202,7 +202,7 @@ class LigrettoRecogniser:
         keep_r = _settle_padding(keep_r, rows, board.lattice.padded[0])
         keep_c = _settle_padding(keep_c, cols, board.lattice.padded[1])
         keep_r, keep_c = _known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
-        evidence = _Evidence(kind, kind_p.max(axis=1), decide.borders(cover, labels, CARD),
+        evidence = _Evidence(kind, kind_p, decide.borders(cover, labels, CARD),
                              decide.borders(cover, labels, JOKER),
                              decide.start_probability(cover, labels),
                              decide.token_probability(token.probabilities, list(self.token_model.labels)))
@@ -218,7 +218,14 @@ class LigrettoRecogniser:
                 index[cell] = i
         spaces = at_most_tokens(spaces)
         rect_quads = board.cell_quads_rect()[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
-        cards = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect)
+        cards, paired = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect)
+
+        def again(cell: tuple[int, int], kind: str, confidence: float) -> SpaceReading:
+            i = index[cell]
+            return replace(_space(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i], kind, confidence),
+                           token=spaces[cell].token, token_confidence=spaces[cell].token_confidence)
+
+        cards = sorted(cards + _lone_halves(spaces, index, evidence, paired, again), key=lambda c: c.cells)
         ordered = tuple(spaces[k] for k in sorted(spaces))
         observation = Observation(tuple(CellSeen(s.cell, s.cover, s.owner, s.colour if s.cover == CARD else None,
                                                  s.confidence, s.token, s.token_confidence) for s in ordered))
@@ -231,7 +238,7 @@ class _Evidence:
     """The classifiers' answers for every place of the grid (flat index)."""
 
     kind: np.ndarray
-    kind_confidence: np.ndarray
+    kinds: np.ndarray  # (N, len(decide.KINDS)): each kind's probability
     card_borders: np.ndarray
     joker_borders: np.ndarray
     start: np.ndarray
@@ -311,11 +318,13 @@ def _known_shape(keep_r: tuple[int, int], keep_c: tuple[int, int], lines: tuple[
 
 
 def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, colour_share: float,
-           quad: np.ndarray) -> SpaceReading:
+           quad: np.ndarray, kind: str | None = None, confidence: float = 0.0) -> SpaceReading:
     """One space's reading from the evidence at flat index ``i``: unknown below
-    :data:`MIN_CONFIDENCE`, each answer on its own (kind, then owner, colour, start mark)."""
+    :data:`MIN_CONFIDENCE`, each answer on its own (kind, then owner, colour, start mark);
+    ``kind`` with its ``confidence`` where the board decided it (:func:`_lone_halves`)."""
     quad_t = tuple((float(x), float(y)) for x, y in quad)
-    kind, confidence = str(ev.kind[i]), float(ev.kind_confidence[i])
+    if kind is None:
+        kind, confidence = str(ev.kind[i]), float(ev.kinds[i].max())
     if kind in (HIDDEN, OFF) or confidence < MIN_CONFIDENCE:
         return SpaceReading(cell, None, None, None, 0.0, None, None, 0.0, quad_t)
     owner = None
@@ -362,9 +371,10 @@ DISAGREE_COST = 0.2
 
 
 def _pair_cards(spaces: dict, index: dict, borders: np.ndarray, rect_quads: np.ndarray,
-                rect: np.ndarray) -> list[CardReading]:
+                rect: np.ndarray) -> tuple[list[CardReading], set]:
     """Neighbouring card halves paired into cards (:mod:`.ligretto_pairs`); each pair's owner is
-    the border style both halves most probably share, written back into ``spaces``."""
+    the border style both halves most probably share, written back into ``spaces``. Returns
+    the cards whose owner is sure, and every half paired."""
     halves = sorted(cell for cell, s in spaces.items() if s.cover == CARD)
 
     def cost(a: tuple[int, int], b: tuple[int, int]) -> float | None:
@@ -373,17 +383,69 @@ def _pair_cards(spaces: dict, index: dict, borders: np.ndarray, rect_quads: np.n
         _, _, agree = decide.joint_border(borders[index[a]], borders[index[b]])
         return cells.seam_pale(rect, rect_quads[a], rect_quads[b]) + DISAGREE_COST * (1.0 - agree)
 
-    cards = []
-    for a, b in match(halves, cost):
-        a, b = sorted((a, b))
-        best, p, _ = decide.joint_border(borders[index[a]], borders[index[b]])
-        owner = best if p >= MIN_CONFIDENCE else None
-        for cell in (a, b):
-            spaces[cell] = replace(spaces[cell], owner=owner)
-        sa, sb = spaces[a], spaces[b]
-        if owner is not None:
-            cards.append(CardReading((a, b), (sa.colour, sb.colour), owner, min(sa.confidence, sb.confidence, p)))
-    return sorted(cards, key=lambda c: c.cells)
+    pairs = match(halves, cost)
+    cards = [_card(spaces, index, borders, a, b) for a, b in pairs]
+    return sorted((c for c in cards if c is not None), key=lambda c: c.cells), {cell for p in pairs for cell in p}
+
+
+def _card(spaces: dict, index: dict, borders: np.ndarray, a: tuple[int, int], b: tuple[int, int]
+          ) -> CardReading | None:
+    """Halves ``a`` and ``b`` as one card: its owner, the border style both most probably
+    share, written back into ``spaces``; None when that owner is unsure."""
+    a, b = sorted((a, b))
+    best, p, _ = decide.joint_border(borders[index[a]], borders[index[b]])
+    owner = best if p >= MIN_CONFIDENCE else None
+    for cell in (a, b):
+        spaces[cell] = replace(spaces[cell], owner=owner)
+    sa, sb = spaces[a], spaces[b]
+    if owner is None:
+        return None
+    return CardReading((a, b), (sa.colour, sb.colour), owner, min(sa.confidence, sb.confidence, p))
+
+
+#: Settling lone card halves: probabilities below ODDS_FLOOR count as ODDS_FLOOR (the
+#: classifier's answers mean nothing finer), and a half read a card at least SURE_HALF keeps
+#: its reading when nothing beside it can complete it (the space beside it that is its other
+#: half is then the one misread). Chosen on validation renders 2000150..2000449.
+ODDS_FLOOR, SURE_HALF = 1e-3, 0.98
+
+
+def _lone_halves(spaces: dict, index: dict, ev: _Evidence, paired: set, again) -> list[CardReading]:
+    """Card halves left without a partner, settled (:func:`~.ligretto_pairs.lone_halves`): one
+    beside a space read as a joker joins it when the two are likelier one card than two
+    jokers; one that no space beside it can complete is, unless read at least
+    :data:`SURE_HALF`, read again without the card (a joker, a free space, or unknown below
+    :data:`MIN_CONFIDENCE`). ``again(cell, kind, confidence)`` reads a space anew with a kind
+    decided; ``paired``: the halves already paired. Returns the cards joined (``spaces``
+    updated)."""
+    card_k, joker_k = decide.KINDS.index(CARD), decide.KINDS.index(JOKER)
+
+    def odds(half: tuple[int, int], joker: tuple[int, int]) -> float:
+        h, j = (np.maximum(ev.kinds[index[cell]], ODDS_FLOOR) for cell in (half, joker))
+        return float(h[card_k] * j[card_k] / (h[joker_k] * j[joker_k]))
+
+    def beside(cell: tuple[int, int]) -> list[tuple[int, int]]:
+        r, c = cell
+        return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+
+    # joined only where the card they make is read at least MIN_CONFIDENCE
+    joined, not_cards = lone_halves({cell: s.cover for cell, s in spaces.items()}, paired, beside, odds,
+                                    MIN_CONFIDENCE / (1.0 - MIN_CONFIDENCE))
+    out = []
+    for half, joker in joined:
+        o = odds(half, joker)
+        spaces[joker] = again(joker, CARD, o / (1.0 + o))
+        card = _card(spaces, index, ev.card_borders, half, joker)
+        if card is not None:
+            out.append(card)
+    for half in not_cards:
+        if ev.kinds[index[half], card_k] >= SURE_HALF:
+            continue
+        rest = ev.kinds[index[half]].copy()
+        rest[card_k] = 0.0
+        k = int(rest.argmax())
+        spaces[half] = again(half, decide.KINDS[k], float(rest[k] / max(rest.sum(), decide.FLOOR)))
+    return out
 
 
 def draw(image: np.ndarray, reading: LigrettoReading, flags: Sequence[Violation] = ()) -> np.ndarray:

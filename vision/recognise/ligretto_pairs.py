@@ -83,3 +83,34 @@ def _greedy(group: list[Hashable], costs: dict) -> list[tuple]:
             used |= {a, b}
             out.append((a, b))
     return out
+
+
+def lone_halves(cover: dict[Hashable, str | None], paired: set, neighbours: Callable[[Hashable], list],
+                card_odds: Callable[[Hashable, Hashable], float], min_odds: float = 1.0) -> tuple[list[tuple], list]:
+    """What the card halves left without a partner can be, since every card covers two spaces.
+
+    ``cover`` maps each space to what it reads as (``card``, ``joker``, ``none``, None for
+    unknown); ``paired`` holds the halves already paired; ``neighbours(space)`` gives the
+    spaces beside it on the board. A lone half beside an unknown space, or beside another
+    lone half, is left as it is (its other half may be hidden, or the two lie side by side).
+    Otherwise its other half can only be a joker read beside it: with ``card_odds(half,
+    joker)`` (how much likelier the two are one card than two jokers) above ``min_odds`` they
+    are one card; else, or with no joker beside it, the half is no card.
+
+    Returns (pairs (half, space read as a joker) that are one card, halves that are no card).
+    """
+    joined, not_cards, taken = [], [], set(paired)
+    for half in sorted(s for s, c in cover.items() if c == "card" and s not in paired):
+        if half in taken:
+            continue
+        around = [n for n in neighbours(half) if n in cover]
+        if any(cover[n] is None or (cover[n] == "card" and n not in taken) for n in around):
+            continue
+        jokers = [n for n in around if cover[n] == "joker" and n not in taken]
+        best = max(jokers, key=lambda n: card_odds(half, n), default=None)
+        if best is not None and card_odds(half, best) > min_odds:
+            joined.append((half, best))
+            taken |= {half, best}
+        else:
+            not_cards.append(half)
+    return joined, not_cards

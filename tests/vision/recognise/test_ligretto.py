@@ -181,3 +181,48 @@ SHAPES = ((8, 12), (8, 20), (12, 12), (12, 8), (20, 8))
 ])
 def test_a_board_of_known_shape_keeps_edge_lines_that_read_as_table(keep_r, keep_c, lines, padded, shapes, expected):
     assert _known_shape(keep_r, keep_c, lines, padded, shapes) == expected
+
+
+def _evidence(kinds: list[dict]):
+    """Evidence for a one-row board: each space's kind probabilities (the rest 0); borders say
+    owner 2 for cards and jokers, no start mark, no token."""
+    from tableref.vision.recognise import ligretto_decide as decide
+    from tableref.vision.recognise.ligretto import _Evidence
+
+    p = np.array([[k.get(name, 0.0) for name in decide.KINDS] for k in kinds])
+    borders = np.tile(np.eye(4)[2], (len(kinds), 1))
+    return _Evidence(np.array(decide.KINDS)[p.argmax(axis=1)], p, borders, borders.copy(),
+                     np.zeros(len(kinds)), np.zeros(len(kinds)))
+
+
+@pytest.mark.parametrize("kinds, covers, owners, cards", [
+    # a joker read, not surely, as a card half that nothing beside it completes: a joker
+    ([{"none": 1}, {"card": 0.93, "joker": 0.07}, {"none": 1}], ["none", "joker", "none"], [None, 2, None], []),
+    # a half read surely keeps its reading (the space beside it is the one misread)
+    ([{"none": 1}, {"card": 0.995, "joker": 0.005}, {"none": 1}], ["none", "card", "none"], [None, 2, None], []),
+    # a free space read as a lone half, free its runner-up: free
+    ([{"none": 1}, {"card": 0.7, "none": 0.3}, {"none": 1}], ["none", "none", "none"], [None, None, None], []),
+    # a half beside a joker that is likelier its other half than a joker: one card
+    ([{"card": 1.0}, {"joker": 0.6, "card": 0.4}, {"none": 1}], ["card", "card", "none"], [2, 2, None],
+     [((0, 0), (0, 1))]),
+    # a joker beside it that is surely a joker: two jokers
+    ([{"card": 0.9, "joker": 0.1}, {"joker": 1.0}, {"none": 1}], ["joker", "joker", "none"], [2, 2, None], []),
+    # its other half may be under the hand: left as read
+    ([{"hidden": 1}, {"card": 0.9, "joker": 0.1}, {"none": 1}], [None, "card", "none"], [None, 2, None], []),
+])
+def test_lone_card_halves_are_settled_by_what_lies_beside_them(kinds, covers, owners, cards):
+    from tableref.vision.recognise.ligretto import _lone_halves, _space
+
+    ev = _evidence(kinds)
+    quad = np.zeros((4, 2))
+    cells = [(0, c) for c in range(len(kinds))]
+    index = {cell: i for i, cell in enumerate(cells)}
+    spaces = {cell: _space(cell, i, ev, "red", 1.0, quad) for cell, i in index.items()}
+
+    def again(cell, kind, confidence):
+        return _space(cell, index[cell], ev, "red", 1.0, quad, kind, confidence)
+
+    made = _lone_halves(spaces, index, ev, set(), again)
+    assert [spaces[c].cover for c in cells] == covers
+    assert [spaces[c].owner for c in cells] == owners
+    assert [card.cells for card in made] == cards
