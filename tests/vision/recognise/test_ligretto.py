@@ -226,3 +226,26 @@ def test_lone_card_halves_are_settled_by_what_lies_beside_them(kinds, covers, ow
     assert [spaces[c].cover for c in cells] == covers
     assert [spaces[c].owner for c in cells] == owners
     assert [card.cells for card in made] == cards
+
+
+@pytest.mark.parametrize("row, confidences, expected", [
+    # a card read unsurely beside a space left unknown: unknown too (a hand's edge may lie over it)
+    ("?cn", [0.0, 0.9, 1.0], [None, None, "none"]),
+    # read surely: kept
+    ("?cn", [0.0, 0.97, 1.0], [None, "card", "none"]),
+    # nothing unknown beside it: kept, however unsure
+    ("ncn", [1.0, 0.7, 1.0], ["none", "card", "none"]),
+    # a free space or a joker beside an unknown space: kept
+    ("?nj", [0.0, 0.7, 0.7], [None, "none", "joker"]),
+    # judged on the readings as they come: the card made unknown does not make the next one so
+    ("?cc", [0.0, 0.9, 0.9], [None, None, "card"]),
+])
+def test_a_card_beside_a_hidden_space_is_read_only_when_sure(row, confidences, expected):
+    from tableref.vision.recognise.ligretto import SpaceReading, _beside_the_hidden
+
+    kinds = {"c": "card", "j": "joker", "n": "none", "?": None}
+    quad = ((0.0, 0.0),) * 4
+    spaces = {(0, i): SpaceReading((0, i), kinds[ch], 1 if ch in "cj" else None, None, conf, None, None, 0.0, quad)
+              for i, (ch, conf) in enumerate(zip(row, confidences))}
+    out = _beside_the_hidden(spaces)
+    assert [out[(0, i)].cover for i in range(len(row))] == expected
