@@ -161,3 +161,36 @@ def test_a_display_mostly_under_two_arms_is_read_not_refused():
     errors, places = scene_errors(shot, recognition.observation)
     assert sum(e.kind == "misread" for e in errors) <= 0.03 * sum(places.values())
     assert len(errors) <= 0.5 * sum(places.values())
+
+
+def _slot(c: int, s: int, label: str, confidence: float):
+    import numpy as np
+
+    return dolcevita.Reading(f"column:{c}:slot:{s}", dolcevita.SLOT, s, np.zeros((4, 2)), label, confidence)
+
+
+@pytest.mark.parametrize("reads, expected", [
+    # a slot read unsurely beside a covered slot of its column: unknown too
+    ([(0, 0, "car:100000", 0.8), (0, 1, UNKNOWN, 0.0)], [UNKNOWN, UNKNOWN]),
+    # ... or beside the same slot of the next column; an empty slot alike
+    ([(0, 3, "empty", 0.7), (1, 3, UNKNOWN, 0.0)], [UNKNOWN, UNKNOWN]),
+    # read surely: kept
+    ([(0, 0, "car:100000", 0.95), (0, 1, UNKNOWN, 0.0)], ["car:100000", UNKNOWN]),
+    # nothing covered beside it (a slot two away, a corner): kept, however unsure
+    ([(0, 0, "car:100000", 0.7), (0, 2, UNKNOWN, 0.0), (1, 1, UNKNOWN, 0.0)], ["car:100000", UNKNOWN, UNKNOWN]),
+    # judged on the readings as they come: one made unknown does not pass it on
+    ([(0, 0, UNKNOWN, 0.0), (0, 1, "car:100000", 0.8), (0, 2, "car:200000", 0.8)],
+     [UNKNOWN, UNKNOWN, "car:200000"]),
+])
+def test_a_slot_beside_a_covered_slot_is_read_only_when_sure(reads, expected):
+    out = dolcevita.beside_the_covered([_slot(*r) for r in reads])
+    assert [r.label for r in out] == expected
+    assert all(r.confidence == 0.0 for r in out if r.label == UNKNOWN)
+
+
+def test_fans_are_left_to_their_own_reading():
+    import numpy as np
+
+    under = dolcevita.Reading("column:0:under", dolcevita.UNDER, 0, np.zeros((4, 2)), "red:3", 0.7)
+    out = dolcevita.beside_the_covered([under, _slot(0, 0, UNKNOWN, 0.0)])
+    assert out[0].label == "red:3"
