@@ -10,7 +10,9 @@
    style, a hand, or no space at all) and whether a token stands on it.
 4. Rows and columns at the board's edge that hold no space are dropped; no more spaces keep a
    token than the game has tokens (:func:`at_most_tokens`); the spaces become the rules'
-   ``CellSeen`` items, and card halves are paired into cards.
+   ``CellSeen`` items, and card halves are paired into cards (a card read unsurely beside a
+   space left unknown is unknown too; a half left without a partner is settled by what lies
+   beside it).
 
 A space a hand hides is unknown (cover, colour and token None, confidence 0), never guessed;
 so is every reading below :data:`MIN_CONFIDENCE`.
