@@ -48,7 +48,7 @@ STEPS, STEP_SIZE = 300, 0.01
 #: Games whose recognisers can be enrolled: the models each adapts, and the training module
 #: that cuts its enrolment photographs and anchors (``enrolment_photo``, ``anchor_photos``).
 ENROLLABLE = {"dolcevita": (("dolcevita-cards", "dolcevita-cards-b"), "dolcevita"),
-              "daluigi": (("daluigi-spots",), "daluigi"),
+              "daluigi": (("daluigi-spots", "daluigi-spots-b"), "daluigi"),
               "ligretto": (("ligretto-cells", "ligretto-cells-b"), "ligretto")}
 
 

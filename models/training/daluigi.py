@@ -15,6 +15,7 @@ each render's cut spots again beside them.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from collections.abc import Iterator, Sequence
 
 import cv2
@@ -25,7 +26,7 @@ from ...vision.crop import crop_patches
 from ...vision.recognise.common import RecognitionError, TableView, locate_table
 from ...vision.recognise.daluigi_colour import balance, gains_for
 from ...vision.recognise.daluigi_labels import BLANK, EDGE_LABEL, LABELS, STRIP_LABEL, UNKNOWN
-from ...vision.recognise.daluigi_model import MODEL_NAME, PREPROCESSING
+from ...vision.recognise.daluigi_model import MODEL_NAME, PREPROCESSING, SECOND_MODEL_NAME
 from ...vision.recognise.daluigi_zones import Spot, Zones, load_daluigi_zones
 from ..card import CropSettings, Preprocessing
 from . import daluigi_renders
@@ -38,6 +39,8 @@ log = logging.getLogger(__name__)
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.
 TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
+#: The second model's training renders (its validation renders are the first's).
+SECOND_TRAIN_SEED = 1_100_000
 #: Validation renders per training render.
 VAL_RATIO = 0.05
 #: Kept spots per render, roughly (to turn a sample count into a number of renders).
@@ -234,6 +237,14 @@ RECIPE = register(Recipe(
     pool_grid=3,  # 24 px halved by each of the three blocks: a 3 x 3 grid
     split=split_by_render,
 ))
+
+#: The second model: the same network and recipe, trained on other renders from another start,
+#: validated on the same renders as the first.
+SECOND_RECIPE = register(replace(
+    RECIPE, name=SECOND_MODEL_NAME, train_seed=SECOND_TRAIN_SEED,
+    description="Da Luigi spots, the recogniser's second opinion: the same recipe on other training renders",
+    measured_on=(f"spots of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
+                 f"{SECOND_TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set")))
 
 
 #: Renders whose spots lend an enrolment the labels its photographs do not show (validation

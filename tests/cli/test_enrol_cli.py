@@ -145,9 +145,11 @@ def test_da_luigi_enrolment_adapts_its_spot_model_for_analyze_and_live(run_cli, 
     save_profile(Profile(), tmp_path / "table.json")
     result = run_cli("enrol", "--game", "daluigi", "--profile", tmp_path / "table.json", *photos)
     assert result.code == 0, result
-    assert "daluigi-spots:" in result.out and "setup1.png held out" in result.out
+    assert "daluigi-spots:" in result.out and "daluigi-spots-b:" in result.out and "setup1.png held out" in result.out
     profile = load_profile(tmp_path / "table.json")
-    assert DaLuigiRecogniser.open(profile=profile).classifier.card.training.command.startswith("tableref enrol")
+    recogniser = DaLuigiRecogniser.open(profile=profile)
+    assert recogniser.classifier.card.training.command.startswith("tableref enrol")
+    assert recogniser.second.card.training.command.startswith("tableref enrol")
     live = LiveDaLuigi()
     live.recognise(cv2.imread(str(photos[0])), profile)
     assert live._recogniser.classifier.card.training.command.startswith("tableref enrol")

@@ -13,6 +13,7 @@ between three and four, from whether the fourth seat's strip shows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,13 +25,15 @@ from ...rules.daluigi.catalogue import SLOTS, load_deck
 from ...rules.daluigi.observation import UNKNOWN, Item, Observation
 from ..classifier import Classifier
 from ..crop import crop_patches, to_tensor
-from .common import RecognitionError, TableView, locate_table, model_card_path
+from ..second_looks import with_second_looks
+from .common import RecognitionError, TableView, check_second_model, locate_table, model_card_path
 from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card, pile_score, row_ends,
                              tile_row)
 from .daluigi_labels import ALLOWED, LABELS
-from .daluigi_model import MODEL_NAME, MODELS_DIR
+from .daluigi_model import MODEL_NAME, MODELS_DIR, SECOND_MODEL_NAME
 from .daluigi_zones import CARD_GROUPS, DISH, Spot, Zones, zones_for
+from .edges import unsure_beside_covered
 
 #: A guest card (or its absence) read below this posterior probability is unknown.
 MIN_CONFIDENCE = 0.5
@@ -42,6 +45,15 @@ STRIP_SHOWS = 0.5
 #: are classified first (on validation renders 2000150..2000299, 97 % of the supplies held at
 #: most 7 cubes and 90 % of the players at most 3 tiles).
 ROW_HEADS = {"supply": 8, "tiles": 4}
+#: A market field read below this confidence beside a field left unknown (a hand, an arm, a
+#: cup over it) is unknown too (:mod:`.edges`): a hand over a field shows skin across its cube
+#: places, which the classifier can take for an empty field. Chosen on validation renders
+#: 2000150..2000449: of the fields read so below 0.9, 5 were wrong on fields covered (now unknown,
+#: as asked) and 1 right one shown whole (now missed); below 0.8: 4 and 1; below 0.95: 6 and 2;
+#: below 0.99: 7 and 6.
+EDGE_CONFIDENCE = 0.9
+#: A spot read below this (among its group's labels) is read by the second model too.
+SECOND_OPINION_BELOW = 0.97
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,14 +100,17 @@ class Spots:
     classified; a spot reaching outside the image counts as covered. A row read up to its
     first blank place (a supply's cubes, a player's tiles: :data:`ROW_HEADS`) is classified
     beyond its first places only where none of those is blank or covered (the places after
-    one would not change its reading), in a second batch.
+    one would not change its reading), in a second batch. A spot read below
+    :data:`SECOND_OPINION_BELOW` among its group's labels is read by ``second`` too, where
+    given, and takes the two models' normalised geometric mean
+    (:func:`~..second_looks.with_second_looks`).
     """
 
     def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, spots: list[Spot],
-                 gains: np.ndarray):
+                 gains: np.ndarray, second: Classifier | None = None):
         self.spots = spots
         self.quads_px = view.quads_to_image([s.quad_mm for s in spots])
-        self._image, self._gains, self._classifier = image, gains, classifier
+        self._image, self._gains, self._classifier, self._second = image, gains, classifier, second
         self.probs: list[np.ndarray | None] = [None] * len(spots)
         self._by_place: dict[str, list[int]] = {}
         for i, s in enumerate(spots):
@@ -104,7 +119,7 @@ class Spots:
         self._classify([i for i in range(len(spots)) if i not in later])
         self._classify([i for place, rows in self._by_place.items() if later.intersection(rows)
                         and not row_ends(self.of(place)) for i in rows if i in later])
-        del self._image, self._gains, self._classifier
+        del self._image, self._gains, self._classifier, self._second
 
     def _classify(self, which: list[int]) -> None:
         if not which:
@@ -118,6 +133,8 @@ class Spots:
         probs = classifier.predict(to_tensor(patches, prep)).probabilities.astype(np.float64)
         index = {label: i for i, label in enumerate(classifier.labels)}
         groups = np.array([self.spots[i].group for i in which])
+        if self._second is not None:
+            probs = self._second_opinion(probs, patches, groups, index)
         for group, allowed in ALLOWED.items():
             rows = np.flatnonzero(groups == group)
             if not len(rows):
@@ -127,6 +144,22 @@ class Spots:
             p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
             for r, row in zip(rows, p):
                 self.probs[which[r]] = row
+
+    def _second_opinion(self, probs: np.ndarray, patches: np.ndarray, groups: np.ndarray, index: dict) -> np.ndarray:
+        """``probs`` (spots, labels) with each spot read below :data:`SECOND_OPINION_BELOW`
+        among its group's labels given the second model's say too."""
+        mine = np.zeros_like(probs)  # each spot's probabilities of its group's labels only
+        for group, allowed in ALLOWED.items():
+            rows, cols = np.flatnonzero(groups == group), [index[label] for label in allowed]
+            mine[np.ix_(rows, cols)] = probs[np.ix_(rows, cols)]
+        mine /= np.maximum(mine.sum(axis=1, keepdims=True), 1e-12)
+        prep = self._second.card.preprocessing
+
+        def second(at: list) -> np.ndarray:
+            return self._second.predict(to_tensor(patches[[int(i) for i in at]], prep)).probabilities
+
+        return with_second_looks(second, list(range(len(probs))), (), SECOND_OPINION_BELOW, first=mine,
+                                 others=[second])
 
     def of(self, place: str) -> np.ndarray:
         """Probabilities (spots, labels) of ``place``'s spots classified (all of one group), in
@@ -155,14 +188,18 @@ class DaLuigiRecogniser:
     deck : str
         The guest deck file ('' for the shipped one), as the rules option ``deck``.
     min_confidence : float
+    second : Classifier, optional
+        A second spot classifier with the same labels and input, asked about unsure spots too
+        (:data:`~.daluigi_model.SECOND_MODEL_NAME`).
     """
 
     def __init__(self, classifier: Classifier, zones: Zones | None = None, deck: str = "",
-                 min_confidence: float = MIN_CONFIDENCE):
+                 min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None):
         missing = sorted(set(LABELS) - set(classifier.labels))
         if missing:
             raise RecognitionError(f"model {classifier.card.name!r} lacks Da Luigi labels {missing[:5]}")
-        self.classifier = classifier
+        check_second_model(classifier, second, "spots")
+        self.classifier, self.second = classifier, second
         self.zones = zones or zones_for(None)
         self.cards = CardTable.of(load_deck(deck))
         self.min_confidence = min_confidence
@@ -170,9 +207,12 @@ class DaLuigiRecogniser:
 
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> DaLuigiRecogniser:
-        """The shipped model (or the one in ``model_dir``, or the one adapted to ``profile``'s
-        set: :func:`~.common.model_card_path`) with the zones of ``profile``."""
-        return cls(Classifier.open(model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)), zones_for(profile))
+        """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
+        :func:`~.common.model_card_path`) with the zones of ``profile``; the second where its
+        card lies beside the first's."""
+        second = model_card_path(SECOND_MODEL_NAME, model_dir, profile, MODELS_DIR)
+        return cls(Classifier.open(model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)), zones_for(profile),
+                   second=Classifier.open(second) if second.is_file() else None)
 
     def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None,
              view: TableView | None = None) -> Recognition:
@@ -192,7 +232,7 @@ class DaLuigiRecogniser:
             raise RecognitionError(f"a Da Luigi table of {width:.0f} x {depth:.0f} mm is laid out "
                                    f"for {' or '.join(map(str, counts))} players, not {players}")
         gains = gains_for(image, view, profile.colour_references if profile is not None else None)
-        read = Spots(self.classifier, image, view, self._spots(max(counts)), gains)
+        read = Spots(self.classifier, image, view, self._spots(max(counts)), gains, self.second)
         strips = [float(read.of(f"strip:{p}")[:, 0].mean()) for p in range(min(counts))]
         if max(strips) < STRIP_SHOWS:
             raise RecognitionError("the table markers are there but no Da Luigi ristorante strip shows where the "
@@ -236,8 +276,10 @@ class DaLuigiRecogniser:
             items.append(Item(where, UNKNOWN, 0.0) if r.label is None else Item(where, r.label, r.confidence))
             places[where] = read.quad(place)
 
-        for f in range(len(self.zones.data["market_fields"])):
-            put(f"market:{f}", cube_row(read.of(f"market:{f}")), f"market:{f}")
+        grid = self.zones.market_grid()
+        market = [cube_row(read.of(f"market:{f}")) for f in range(len(grid))]
+        for f, r in enumerate(beside_the_covered(market, grid)):
+            put(f"market:{f}", r, f"market:{f}")
         hands, shown = [], []
         for p in range(players):
             for s in range(SLOTS):
@@ -284,12 +326,20 @@ class DaLuigiRecogniser:
             seat = self.zones.seats(max(self.zones.player_counts(view.table_mm)))[p]
             longer = [s for n in range(full + 1, self.zones.data[pile]["max"] + 1)
                       for s in self.zones.edge_spots(pile, f"{n}", seat, n, n + 1)]
-            more = Spots(self.classifier, image, view, longer, gains)
+            more = Spots(self.classifier, image, view, longer, gains, self.second)
             for n in range(full + 1, self.zones.data[pile]["max"] + 1):
                 scores[n] = pile_score(more.of(f"{n}"), n)
             best = max(scores, key=scores.get)
         total = np.exp(np.array(list(scores.values())) - max(scores.values()))
         return Read(str(best), float(1.0 / total.sum()))
+
+
+def beside_the_covered(fields: list[Read], grid: Sequence[tuple[int, int]]) -> list[Read]:
+    """The market ``fields`` read, each read below :data:`EDGE_CONFIDENCE` beside a field left
+    unknown (``grid``: each field's row and column) unknown too."""
+    unsure = unsure_beside_covered({grid[f]: r.confidence for f, r in enumerate(fields) if r.label is not None},
+                                   {grid[f] for f, r in enumerate(fields) if r.label is None}, EDGE_CONFIDENCE)
+    return [UNREAD if grid[f] in unsure else r for f, r in enumerate(fields)]
 
 
 def _welcoming(reads: list[tuple[Read, str]], nothing: str) -> tuple[Read, str]:

@@ -100,6 +100,13 @@ class Zones:
         best = min(sizes.values(), key=lambda s: abs(s[0] - table_mm[0]) + abs(s[1] - table_mm[1]))
         return tuple(sorted(n for n, s in sizes.items() if s == best))
 
+    def market_grid(self) -> tuple[tuple[int, int], ...]:
+        """Each market field's (row, column) in the marketplace's grid: the rank of its centre's
+        y (from the top, +y) and x among the fields' (to the nearest mm)."""
+        centres = [(round(float(x)), round(float(y))) for x, y in self.data["market_fields"]]
+        xs, ys = sorted({x for x, _ in centres}), sorted({y for _, y in centres}, reverse=True)
+        return tuple((ys.index(y), xs.index(x)) for x, y in centres)
+
     def seats(self, players: int) -> list[Seat]:
         entry = self.data["tables"].get(str(players))
         if entry is None:

@@ -33,6 +33,7 @@ from .common import (RecognitionError, TableView, check_second_model, load_zones
                      steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
+from .edges import unsure_beside_covered
 
 #: The shipped classifier (``models/dolcevita-cards.onnx`` and its card).
 MODEL_NAME = "dolcevita-cards"
@@ -245,18 +246,15 @@ def beside_the_covered(readings: list[Reading]) -> list[Reading]:
     """``readings`` with each slot read below :data:`EDGE_CONFIDENCE` next to a slot read
     unknown (the slot above or below it in its column, or the same slot of a column beside)
     read unknown too; judged on the readings as they come, not again on its result."""
-    def column(r: Reading) -> int:
-        return int(r.where.split(":")[1])  # column:C:slot:S
+    def cell(r: Reading) -> tuple[int, int]:
+        return int(r.where.split(":")[1]), r.index  # column:C:slot:S
 
-    def beside(r: Reading) -> set[tuple[int, int]]:
-        c, s = column(r), r.index
-        return {(c, s - 1), (c, s + 1), (c - 1, s), (c + 1, s)}
-
-    covered = {(column(r), r.index) for r in readings if r.group == SLOT and r.label == UNKNOWN}
-
+    slots = [r for r in readings if r.group == SLOT]
+    covered = {cell(r) for r in slots if r.label == UNKNOWN}
+    unsure = unsure_beside_covered({cell(r): r.confidence for r in slots if r.label != UNKNOWN}, covered,
+                                   EDGE_CONFIDENCE)
     return [replace(r, label=UNKNOWN, confidence=0.0, alternatives=())
-            if r.group == SLOT and r.label != UNKNOWN and r.confidence < EDGE_CONFIDENCE and beside(r) & covered
-            else r for r in readings]
+            if r.group == SLOT and cell(r) in unsure else r for r in readings]
 
 
 def _face_not_taken(r: Reading, taken: set[str], min_confidence: float) -> tuple[str, float]:

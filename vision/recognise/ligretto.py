@@ -38,6 +38,7 @@ from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
 from .common import ProfileFollower, check_second_model, model_card_path
+from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
 from .ligretto_pairs import lone_halves, match
@@ -367,12 +368,6 @@ def at_most_tokens(spaces: dict[tuple[int, int], SpaceReading],
     return out
 
 
-def _beside(cell: tuple[int, int]) -> list[tuple[int, int]]:
-    """The four spaces that share an edge with ``cell`` (some may lie off the board)."""
-    r, c = cell
-    return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
-
-
 #: A card read beside a space left unknown (a hand, an arm, an object over it) is kept only
 #: when read at least this surely: the edge of a hand or a sleeve across a free space looks
 #: like a card's border, and the space may lie partly under it. Chosen on validation renders
@@ -386,10 +381,10 @@ def _beside_the_hidden(spaces: dict[tuple[int, int], SpaceReading]) -> dict[tupl
     """``spaces`` with each card read below :data:`EDGE_CARD_CONFIDENCE` beside a space left
     unknown read unknown too (judged on the readings as they come, not again on its result)."""
     unknown = {cell for cell, s in spaces.items() if s.cover is None}
+    cards = {cell: s.confidence for cell, s in spaces.items() if s.cover == CARD}
     out = dict(spaces)
-    for cell, s in spaces.items():
-        if s.cover == CARD and s.confidence < EDGE_CARD_CONFIDENCE and unknown.intersection(_beside(cell)):
-            out[cell] = SpaceReading(cell, None, None, None, 0.0, None, None, 0.0, s.quad_px)
+    for cell in unsure_beside_covered(cards, unknown, EDGE_CARD_CONFIDENCE):
+        out[cell] = SpaceReading(cell, None, None, None, 0.0, None, None, 0.0, spaces[cell].quad_px)
     return out
 
 
@@ -453,7 +448,7 @@ def _lone_halves(spaces: dict, index: dict, ev: _Evidence, paired: set, again) -
         return float(h[card_k] * j[card_k] / (h[joker_k] * j[joker_k]))
 
     # joined only where the card they make is read at least MIN_CONFIDENCE
-    joined, not_cards = lone_halves({cell: s.cover for cell, s in spaces.items()}, paired, _beside, odds,
+    joined, not_cards = lone_halves({cell: s.cover for cell, s in spaces.items()}, paired, beside, odds,
                                     MIN_CONFIDENCE / (1.0 - MIN_CONFIDENCE))
     out = []
     for half, joker in joined:
