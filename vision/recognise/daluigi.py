@@ -28,8 +28,8 @@ from ..crop import crop_patches, to_tensor
 from ..second_looks import with_second_looks
 from .common import RecognitionError, TableView, check_second_model, locate_table, model_card_path
 from .daluigi_colour import balance, gains_for
-from .daluigi_decode import (UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card, pile_score, row_ends,
-                             tile_row)
+from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
+                             pile_score, row_ends, tile_row)
 from .daluigi_labels import ALLOWED, LABELS
 from .daluigi_model import MODEL_NAME, MODELS_DIR, SECOND_MODEL_NAME
 from .daluigi_zones import CARD_GROUPS, DISH, Spot, Zones, zones_for
@@ -300,6 +300,8 @@ class DaLuigiRecogniser:
 
     def _card(self, rows: list[np.ndarray]) -> tuple[Read, Read]:
         """A guest card's place from its spots' probabilities (dish fields, points, wait, ability)."""
+        if sum(float(row[-1]) < UNKNOWN_AT for row in rows) < MIN_SPOTS_SHOWN:
+            return UNREAD, UNREAD  # too little shows to tell a card from none (as decode_card)
         blank = [float(row[-2] / max(row[:-1].sum(), 1e-12)) for row in rows]
         if min(blank) >= SURELY_BLANK:  # every spot surely blank: no card (the common case, fast)
             return Read("", min(blank)), UNREAD

@@ -175,3 +175,31 @@ def test_live_recogniser_draws_flags(recogniser, shot):
     assert plain.shape == shot.image.shape and plain.dtype == np.uint8
     assert not np.array_equal(plain, shot.image)
     assert not np.array_equal(plain, flagged)
+
+
+def _place(covered: int, unknown: float = 0.95) -> list[np.ndarray]:
+    """A guest place's spot rows (dish fields, marks), all blank but for ``covered`` spots read
+    covered at ``unknown`` (the rest of each covered row a hair more blank than anything else)."""
+    from tableref.vision.recognise.daluigi_labels import ALLOWED
+    from tableref.vision.recognise.daluigi_zones import CARD_GROUPS
+
+    rows = []
+    for k, group in enumerate(CARD_GROUPS):
+        row = np.full(len(ALLOWED[group]), 1e-6)
+        if k < covered:
+            row[-1], row[-2] = unknown, 1.0 - unknown
+        else:
+            row[-2] = 1.0
+        rows.append(row / row.sum())
+    return rows
+
+
+@pytest.mark.parametrize("covered, label", [
+    (0, ""),      # every spot shows blank: no card
+    (2, ""),      # five spots show, all blank: no card
+    (3, None),    # four show: too little to tell a card from none (as a card's reading asks 5)
+    (7, None),    # wholly under a hand, though each covered spot is a hair more blank than a card
+])
+def test_a_guest_place_with_too_little_showing_is_unknown(recogniser, covered, label):
+    card, cubes = recogniser._card(_place(covered))
+    assert card.label == label and cubes.label is None
