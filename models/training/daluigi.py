@@ -15,8 +15,8 @@ each render's cut spots again beside them.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np

@@ -145,9 +145,12 @@ class Spots:
             for r, row in zip(rows, p):
                 self.probs[which[r]] = row
 
-    def _second_opinion(self, probs: np.ndarray, patches: np.ndarray, groups: np.ndarray, index: dict) -> np.ndarray:
+    def _second_opinion(self, probs: np.ndarray, patches: np.ndarray, groups: np.ndarray,
+                        index: dict) -> np.ndarray:
         """``probs`` (spots, labels) with each spot read below :data:`SECOND_OPINION_BELOW`
-        among its group's labels given the second model's say too."""
+        among its group's labels given the second model's say too. The patches are cut
+        already, so the spots go to :func:`~..second_looks.with_second_looks` as their indices
+        in the batch, and the second model reads the patches of those it finds unsure."""
         mine = np.zeros_like(probs)  # each spot's probabilities of its group's labels only
         for group, allowed in ALLOWED.items():
             rows, cols = np.flatnonzero(groups == group), [index[label] for label in allowed]

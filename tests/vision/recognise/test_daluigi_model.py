@@ -17,14 +17,15 @@ import pytest
 
 from tableref.bench.recognition_daluigi import _shots, figures, score
 from tableref.live.recognition import Recogniser
-from tableref.rules.common import Violation
 from tableref.models.card import load_card
+from tableref.rules.common import Violation
 from tableref.vision.classifier import Classifier
 from tableref.vision.recognise.common import RecognitionError
 from tableref.vision.recognise.daluigi import DaLuigiRecogniser
-from tableref.vision.recognise.daluigi_labels import LABELS
+from tableref.vision.recognise.daluigi_labels import ALLOWED, LABELS
 from tableref.vision.recognise.daluigi_live import LiveDaLuigi
 from tableref.vision.recognise.daluigi_model import MODEL_NAME, MODELS_DIR, PREPROCESSING, SECOND_MODEL_NAME
+from tableref.vision.recognise.daluigi_zones import CARD_GROUPS
 
 #: Fresh renders read by the test (the benchmark reads 300 from 3000000).
 CI_SEED, CI_SCENES = 3_100_000, 20
@@ -180,9 +181,6 @@ def test_live_recogniser_draws_flags(recogniser, shot):
 def _place(covered: int, unknown: float = 0.95) -> list[np.ndarray]:
     """A guest place's spot rows (dish fields, marks), all blank but for ``covered`` spots read
     covered at ``unknown`` (the rest of each covered row a hair more blank than anything else)."""
-    from tableref.vision.recognise.daluigi_labels import ALLOWED
-    from tableref.vision.recognise.daluigi_zones import CARD_GROUPS
-
     rows = []
     for k, group in enumerate(CARD_GROUPS):
         row = np.full(len(ALLOWED[group]), 1e-6)
