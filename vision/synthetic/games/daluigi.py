@@ -19,9 +19,10 @@ top), ``dl.strip.P``, ``dl.guest.P.S`` (slot S: 0 under "60" ... 5 under "10"),
 ``dl.hand.K``, ``dl.revealed``, ``dl.pile.K``, ``dl.discard.K``, ``dl.stock.flower.K``,
 ``dl.stock.lemon.K``, ``dl.used.K``, ``dl.bag``; regions ``dl.field.F``, ``dl.slot.P.S``,
 ``dl.supply.P``, ``dl.tiles.P``, ``dl.served.P``, ``dl.hand`` and ``dl.revealed`` (places
-that may lie empty), and ``dl.hand_at.P`` and ``dl.revealed_at.P`` (where the welcoming
-player's hand and revealed card would lie at each seat: a photograph shows no hand only when
-no seat hides one).
+that may lie empty), ``dl.field.F.next``, ``dl.supply.P.next`` and ``dl.tiles.P.next`` (the
+place after a row's last piece: a row shows how many lie in it only where that place shows),
+and ``dl.hand_at.P`` and ``dl.revealed_at.P`` (where the welcoming player's hand and revealed
+card would lie at each seat: a photograph shows no hand only when no seat hides one).
 """
 
 from __future__ import annotations
@@ -160,6 +161,9 @@ def _market(state: rules.State, table, deck, regions: dict) -> list[Placed]:
             dx, dy = FIELD_SPOTS_MM[k % len(FIELD_SPOTS_MM)]
             out.append(_cube(colour, cx + dx, cy + dy, BOARD_MM + CUBE_MM * (k // len(FIELD_SPOTS_MM)),
                              f"dl.field.{f}.{k}"))
+        if 0 < sum(cubes) < len(FIELD_SPOTS_MM):
+            dx, dy = FIELD_SPOTS_MM[sum(cubes)]
+            regions[f"dl.field.{f}.next"] = _rect(Seat("market", cx, cy, 0.0), dx, dy, CUBE_MM, CUBE_MM, BOARD_MM)
     gx, gy = spots["guest_pile"]
     for k in range(min(state.pile, PILE_SHOWN)):
         out.append(Placed("daluigi.guest", BACK, mx + gx, my + gy, 0.0, k, BOARD_MM + k * CARD_THICK_MM,
@@ -205,18 +209,25 @@ def _ristorante(state: rules.State, p: int, seat: Seat, deck, regions: dict) -> 
             out.append(_cube(colour, *seat.place(fx + dx, fy + dy), BOARD_MM + CARD_THICK_MM, f"dl.order.{p}.{s}.{k}"))
     span = (SUPPLY_PER_ROW - 1) * SUPPLY_PITCH_MM
     regions[f"dl.supply.{p}"] = _rect(seat, 0.0, SUPPLY_Y_MM + SUPPLY_ROW_MM / 2, span + CUBE_MM, SUPPLY_ROW_MM + CUBE_MM, 0.0)
-    for k, colour in enumerate(_colours(state.supply[p])):
+    supply = _colours(state.supply[p])
+    for k in range(len(supply) + 1):
         r, c = divmod(k, SUPPLY_PER_ROW)
-        out.append(_cube(colour, *seat.place(-span / 2 + c * SUPPLY_PITCH_MM, SUPPLY_Y_MM + r * SUPPLY_ROW_MM),
-                         0.0, f"dl.supply.{p}.{k}"))
+        x, y = -span / 2 + c * SUPPLY_PITCH_MM, SUPPLY_Y_MM + r * SUPPLY_ROW_MM
+        if k < len(supply):
+            out.append(_cube(supply[k], *seat.place(x, y), 0.0, f"dl.supply.{p}.{k}"))
+        elif supply:
+            regions[f"dl.supply.{p}.next"] = _rect(seat, x, y, CUBE_MM, CUBE_MM, 0.0)
     tiles = state.tiles[p]
     regions[f"dl.tiles.{p}"] = _rect(seat, TILE_COLUMN_X_MM, 0.0, TILE_MM, TILES_PER_COLUMN * TILE_PITCH_MM, BOARD_MM)
-    for k in range(abs(tiles)):
+    for k in range(abs(tiles) + 1):
         c, r = divmod(k, TILES_PER_COLUMN)
         x = TILE_COLUMN_X_MM + c * TILE_PITCH_MM + (STRIP_MM[0] / 2 - TILE_COLUMN_X_MM if c else 0.0)
         y = (r - (TILES_PER_COLUMN - 1) / 2) * TILE_PITCH_MM
-        out.append(Placed("daluigi.tile", {"side": "flower" if tiles > 0 else "lemon"}, *seat.place(x, y), turn,
-                          height_mm=BOARD_MM if c == 0 else 0.0, ident=f"dl.tile.{p}.{k}"))
+        if k < abs(tiles):
+            out.append(Placed("daluigi.tile", {"side": "flower" if tiles > 0 else "lemon"}, *seat.place(x, y), turn,
+                              height_mm=BOARD_MM if c == 0 else 0.0, ident=f"dl.tile.{p}.{k}"))
+        elif tiles:
+            regions[f"dl.tiles.{p}.next"] = _rect(seat, x, y, TILE_MM, TILE_MM, BOARD_MM if c == 0 else 0.0)
     served = state.served[p]
     step = _step(len(served), SERVED_ROOM_MM, gw, SERVED_STEP_MM)
     regions[f"dl.served.{p}"] = _rect(seat, SERVED_X_MM, CARD_ROW_Y_MM, gw, gh, 0.0)
@@ -246,8 +257,14 @@ def scene(state: rules.State) -> GameScene:
 
 
 def _all(seen: Seen, idents: list[str], region: str, share: float) -> bool:
-    """Parts all seen; with no parts, the place they would lie on seen."""
-    return all(seen.part(i, share) for i in idents) if idents else seen.region(region, share)
+    """Parts all seen; with no parts, the place they would lie on seen. Parts that lie in a row
+    from its first place (cubes on a market field or in a supply, tiles) are read up to the first
+    empty place, so the place after the last (region ``REGION.next``) must show too: where it is
+    covered, one more may lie there."""
+    if not idents:
+        return seen.region(region, share)
+    after = f"{region}.next"
+    return all(seen.part(i, share) for i in idents) and (after not in seen.regions or seen.region(after, share))
 
 
 def observation(scene: GameScene, seen: Seen, share: float = SEEN_SHARE) -> rules.Observation:

@@ -110,6 +110,29 @@ def test_no_welcoming_hand_shows_only_where_every_seat_shows(hand, hidden_seat, 
     assert read["hand"] == (str(hand) if known else "?")
     assert read["revealed"] == ("" if hidden_seat is None else "?")
 
+
+@pytest.mark.parametrize("place, region, hide, known", [
+    ("supply:0", "dl.supply.0.next", False, True),
+    ("supply:0", "dl.supply.0.next", True, False),   # one more cube may lie where it is covered
+    ("lemons:0", "dl.tiles.0.next", True, False),
+    ("market:0", "dl.field.0.next", True, False),
+    ("market:0", "dl.field.1.next", True, True),     # another field's next place tells nothing here
+])
+def test_a_row_is_known_only_where_the_place_after_its_last_piece_shows(place, region, hide, known):
+    from tableref.vision.synthetic.games import observation_of
+    state = random_state("daluigi", 3)
+    market = ((1, 1, 0, 0, 0, 0),) + ((0, 0, 1, 0, 0, 0),) * 11
+    state = replace(state, market=market, supply=((1, 0, 2, 0, 0, 0),) + state.supply[1:],
+                    tiles=(-2,) + state.tiles[1:])
+    scene = scene_for("daluigi", state)
+    assert region in scene.regions
+    regions = {name: 1.0 for name in scene.regions}
+    parts = {c.ident: 1.0 for c in scene.layout.components}
+    if hide:
+        regions[region] = 0.2
+    read = {i.where: i.label for i in observation_of(scene, Seen(parts, regions)).items}
+    assert (read[place] != "?") == known
+
 @pytest.mark.parametrize("seed", (1, 2))
 def test_cubes_show_their_colour_and_guest_polygons_cover_their_cards(seed):
     smp = sample("daluigi", seed)
