@@ -156,6 +156,16 @@ def model_card_path(name: str, model_dir: str | Path | None, profile: Profile | 
     return adapted if adapted is not None else shipped / f"{name}.card.json"
 
 
+def second_model_card(first: Path, name: str) -> Path | None:
+    """The card of the second model ``name`` lying beside the first model's card ``first`` (in
+    the same folder: the shipped models, a given folder, or the models adapted to a profile's
+    set), or None. A second opinion from another folder (the shipped model beside one adapted
+    to the user's own set, say by an enrolment made before the game had a second model) would
+    pull the reading back towards what the first was adapted away from."""
+    card = first.with_name(f"{name}.card.json")
+    return card if card.is_file() else None
+
+
 def check_photo(image: np.ndarray) -> np.ndarray:
     """``image`` if it is a BGR uint8 photograph with something in it; else RecognitionError."""
     check_bgr_image(image)

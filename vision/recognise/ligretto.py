@@ -37,7 +37,7 @@ from ..crop import crop
 from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
-from .common import ProfileFollower, check_second_model, model_card_path
+from .common import ProfileFollower, check_second_model, model_card_path, second_model_card
 from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
@@ -144,13 +144,16 @@ class LigrettoRecogniser:
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> "LigrettoRecogniser":
         """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
-        :func:`~.common.model_card_path`) with the zones of ``profile``."""
+        :func:`~.common.model_card_path`) with the zones of ``profile``; the second cover model
+        where its card lies beside the first's (:func:`~.common.second_model_card`), the token
+        model as found (it is never adapted)."""
         def card(name: str) -> Path:
             return model_card_path(name, model_dir, profile, MODELS_DIR)
 
-        second = card(SECOND_CELLS_MODEL)
-        return cls(Classifier.open(card(CELLS_MODEL)), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
-                   second=Classifier.open(second) if second.is_file() else None)
+        cells = card(CELLS_MODEL)
+        second = second_model_card(cells, SECOND_CELLS_MODEL)
+        return cls(Classifier.open(cells), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
+                   second=Classifier.open(second) if second is not None else None)
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:

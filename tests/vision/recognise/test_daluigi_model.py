@@ -10,12 +10,14 @@ improves.
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from tableref.bench.recognition_daluigi import _shots, figures, score
+from tableref.calibration.profile import Profile
 from tableref.live.recognition import Recogniser
 from tableref.models.card import load_card
 from tableref.rules.common import Violation
@@ -203,3 +205,16 @@ def _place(covered: int, unknown: float = 0.95) -> list[np.ndarray]:
 def test_a_guest_place_with_too_little_showing_is_unknown(recogniser, covered, label):
     card, cubes = recogniser._card(_place(covered))
     assert card.label == label and cubes.label is None
+
+
+@pytest.mark.parametrize("adapted, second", [
+    ((MODEL_NAME,), False),                    # an enrolment of before the second model: the first alone
+    ((MODEL_NAME, SECOND_MODEL_NAME), True),   # both adapted: both asked
+])
+def test_the_second_model_is_asked_only_beside_the_first(tmp_path, adapted, second):
+    for name in adapted:
+        shutil.copy(MODELS_DIR / f"{name}.card.json", tmp_path)
+        shutil.copy(MODELS_DIR / load_card(MODELS_DIR / f"{name}.card.json").file, tmp_path)
+    recogniser = DaLuigiRecogniser.open(profile=Profile(models=tmp_path))
+    assert recogniser.classifier.card.name == MODEL_NAME
+    assert (recogniser.second is not None) == second
