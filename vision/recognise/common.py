@@ -32,6 +32,7 @@ from ...calibration.lens import estimate_lens
 from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers, dictionary
 from ...calibration.profile import Profile
 from ...calibration.table import TableCalibration, calibrate_table, spans
+from ..classifier import Classifier
 from ..deblur import DeblurError, MotionBlur, blind_motion, deconvolve, line_kernel, marker_target, measure_motion_blur
 from ..errors import VisionError
 from ..frame import check_bgr_image
@@ -156,14 +157,14 @@ def model_card_path(name: str, model_dir: str | Path | None, profile: Profile | 
     return adapted if adapted is not None else shipped / f"{name}.card.json"
 
 
-def second_model_card(first: Path, name: str) -> Path | None:
-    """The card of the second model ``name`` lying beside the first model's card ``first`` (in
+def open_second_model(first: Path, name: str) -> Classifier | None:
+    """The second model ``name`` whose card lies beside the first model's card ``first`` (in
     the same folder: the shipped models, a given folder, or the models adapted to a profile's
-    set), or None. A second opinion from another folder (the shipped model beside one adapted
-    to the user's own set, say by an enrolment made before the game had a second model) would
-    pull the reading back towards what the first was adapted away from."""
+    set), opened; or None. A second opinion from another folder (the shipped model beside one
+    adapted to the user's own set, say by an enrolment made before the game had a second
+    model) would pull the reading back towards what the first was adapted away from."""
     card = first.with_name(f"{name}.card.json")
-    return card if card.is_file() else None
+    return Classifier.open(card) if card.is_file() else None
 
 
 def check_photo(image: np.ndarray) -> np.ndarray:

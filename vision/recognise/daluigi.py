@@ -27,7 +27,7 @@ from ..classifier import Classifier
 from ..crop import crop_patches, to_tensor
 from ..second_looks import with_second_looks
 from .common import (RecognitionError, TableView, check_second_model, locate_table, model_card_path,
-                     second_model_card)
+                     open_second_model)
 from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
                              pile_score, row_ends, tile_row)
@@ -213,11 +213,9 @@ class DaLuigiRecogniser:
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> DaLuigiRecogniser:
         """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
         :func:`~.common.model_card_path`) with the zones of ``profile``; the second where its
-        card lies beside the first's (:func:`~.common.second_model_card`)."""
+        card lies beside the first's (:func:`~.common.open_second_model`)."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
-        second = second_model_card(first, SECOND_MODEL_NAME)
-        return cls(Classifier.open(first), zones_for(profile),
-                   second=Classifier.open(second) if second is not None else None)
+        return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME))
 
     def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None,
              view: TableView | None = None) -> Recognition:

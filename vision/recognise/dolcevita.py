@@ -30,7 +30,7 @@ from ..classifier import Classifier
 from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
 from .common import (RecognitionError, TableView, check_second_model, load_zones, locate_table, model_card_path,
-                     second_model_card, steady_view)
+                     open_second_model, steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 from .edges import unsure_beside_covered
@@ -352,11 +352,10 @@ class DolceVitaRecogniser:
         """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
         :func:`~.common.model_card_path`) with the zones of ``profile`` (``steady``: as the
         constructor's); the second where its card lies beside the first's
-        (:func:`~.common.second_model_card`)."""
+        (:func:`~.common.open_second_model`)."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
-        second = second_model_card(first, SECOND_MODEL_NAME)
-        return cls(Classifier.open(first), zones_for(profile),
-                   second=Classifier.open(second) if second is not None else None, steady=steady)
+        return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME),
+                   steady=steady)
 
     # --- classification of spots -------------------------------------------------------
 

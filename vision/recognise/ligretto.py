@@ -37,7 +37,7 @@ from ..crop import crop
 from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
-from .common import ProfileFollower, check_second_model, model_card_path, second_model_card
+from .common import ProfileFollower, check_second_model, model_card_path, open_second_model
 from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
@@ -87,6 +87,11 @@ class SpaceReading:
                 "confidence": round(self.confidence, 4), "start": self.start, "token": self.token,
                 "token_confidence": round(self.token_confidence, 4),
                 "quad_px": [[round(x, 1), round(y, 1)] for x, y in self.quad_px]}
+
+    @classmethod
+    def unknown(cls, cell: tuple[int, int], quad_px: tuple[tuple[float, float], ...]) -> SpaceReading:
+        """A space left unknown: nothing about it read, confidence 0."""
+        return cls(cell, None, None, None, 0.0, None, None, 0.0, quad_px)
 
 
 @dataclass(frozen=True)
@@ -145,15 +150,14 @@ class LigrettoRecogniser:
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> "LigrettoRecogniser":
         """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
         :func:`~.common.model_card_path`) with the zones of ``profile``; the second cover model
-        where its card lies beside the first's (:func:`~.common.second_model_card`), the token
+        where its card lies beside the first's (:func:`~.common.open_second_model`), the token
         model as found (it is never adapted)."""
         def card(name: str) -> Path:
             return model_card_path(name, model_dir, profile, MODELS_DIR)
 
         cells = card(CELLS_MODEL)
-        second = second_model_card(cells, SECOND_CELLS_MODEL)
         return cls(Classifier.open(cells), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
-                   second=Classifier.open(second) if second is not None else None)
+                   second=open_second_model(cells, SECOND_CELLS_MODEL))
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
@@ -332,7 +336,7 @@ def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, col
     if kind is None:
         kind, confidence = str(ev.kind[i]), float(ev.kinds[i].max())
     if kind in (HIDDEN, OFF) or confidence < MIN_CONFIDENCE:
-        return SpaceReading(cell, None, None, None, 0.0, None, None, 0.0, quad_t)
+        return SpaceReading.unknown(cell, quad_t)
     owner = None
     if kind in (CARD, JOKER):
         p = (ev.card_borders if kind == CARD else ev.joker_borders)[i]
@@ -387,7 +391,7 @@ def _beside_the_hidden(spaces: dict[tuple[int, int], SpaceReading]) -> dict[tupl
     cards = {cell: s.confidence for cell, s in spaces.items() if s.cover == CARD}
     out = dict(spaces)
     for cell in unsure_beside_covered(cards, unknown, EDGE_CARD_CONFIDENCE):
-        out[cell] = SpaceReading(cell, None, None, None, 0.0, None, None, 0.0, spaces[cell].quad_px)
+        out[cell] = SpaceReading.unknown(cell, spaces[cell].quad_px)
     return out
 
 
