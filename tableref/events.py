@@ -13,6 +13,9 @@ its game. Kinds (:data:`KINDS`):
 ``flag_withdrawn``  the camera's flag closed by itself: a later reading, legal from the state before
                     it, plainly showed what it saw gone (a misreading, or the piece taken back);
                     data: flag; state: the state before it
+``move_revised``    moves accepted last revised: a later reading plainly shows what they saw gone and
+                    is explained better from the state before them (a misreading taken in); data:
+                    moves = their events' seqs, places; state: the state before them
 ``state_corrected`` a player corrected a misread item or the state on the dashboard (data: how =
                     reading or state, moves, violations, score), or put the table back as the game
                     has it (data: how = table, changes)
@@ -33,7 +36,7 @@ from typing import Any
 from .input import InputError
 
 KINDS = ("game_started", "move_accepted", "illegal_flagged", "flag_accepted", "flag_undone", "flag_withdrawn",
-         "state_corrected", "unexplained_change", "round_end", "game_end", "game_stopped")
+         "move_revised", "state_corrected", "unexplained_change", "round_end", "game_end", "game_stopped")
 #: Kinds that may leave a decision open (accept or undo) when they carry violations.
 FLAGGING_KINDS = ("illegal_flagged", "state_corrected")
 #: Kinds that close a flag.

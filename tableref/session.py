@@ -25,7 +25,8 @@ from .input import InputError
 from .live.calibration_status import calibration_status
 from .live.hub import Hub, Picture
 from .live.judge import (clears_flags, correction_events, milestones, places_gone, reading_events,
-                         repeats_open_flag, rounds_done, withdrawal_events)
+                         repeats_open_flag, revision_event, rounds_done, shows_as_read,
+                         withdrawal_events)
 from .live.loop import FrameLoop, StreamSettings, encode_jpeg
 from .live.recognition import Recogniser, recogniser_for, recognisable_games
 from .live.sources import SourceChoice, allowed_source
@@ -64,11 +65,16 @@ class SessionSettings:
     #: Withdraw the camera's open flags when a later reading is legal from the state before them
     #: (a misreading, or the piece taken back); at most this many flags back (0: never).
     withdraw_flags: int = 3
+    #: Revise the moves accepted last when a later reading plainly shows what they saw gone and is
+    #: explained better from the state before them (a misreading taken in); at most this many
+    #: accepted moves back (0: never).
+    revise_moves: int = 2
 
     def __post_init__(self) -> None:
-        if isinstance(self.withdraw_flags, bool) or not isinstance(self.withdraw_flags, int) \
-                or not 0 <= self.withdraw_flags <= 10:
-            raise InputError(f"withdraw_flags is a whole number of flags in 0..10, got {self.withdraw_flags!r}")
+        for name in ("withdraw_flags", "revise_moves"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
+                raise InputError(f"{name} is a whole number in 0..10, got {value!r}")
 
 
 @dataclass
@@ -217,10 +223,14 @@ class Session:
                 return self._snapshot(frame.image, observation, flags)
 
             drafts = None
+            events = None
             if not verdict.legal:  # only then can a flag be raised, repeated or withdrawn
                 events = self.log.events(current.record.id)
                 standing = standing_flags(events)
                 drafts = self._withdrawal(current, events, standing, observation, seen, snapshot)
+            if drafts is None and self.settings.revise_moves and (not verdict.legal or verdict.explanations[0].cost > 0):
+                events = events if events is not None else self.log.events(current.record.id)
+                drafts = self._revision(current, events, verdict, observation, seen, snapshot)
             if drafts is None:
                 drafts = reading_events(current.rules, current.state, verdict, current.record.players, snapshot,
                                         observation=seen, previous=current.seen)
@@ -264,6 +274,55 @@ class Session:
                 scored = rounds_done(current.state.to_json()) or 0  # a round's end the flags already recorded
                 return withdrawal_events(flags) + [d for d in drafts
                                                    if d.kind != "round_end" or d.data["round"] > scored]
+        return None
+
+    def _revision(self, current: _Game, events: list[Event], verdict: Any, observation: Any, seen: dict,
+                  snapshot) -> list[EventDraft] | None:
+        """Drafts that revise the moves accepted last and record the reading (``observation``, its
+        JSON ``seen``; ``verdict`` from the state held) from the state before them; else None.
+
+        A misread piece that a legal move explains is accepted, and the state holds the
+        misreading: Dolce Vita's yellow 2 read once as a yellow 4 leaves the player a 2 in hand
+        and a 4 on the table, and each later reading that shows the 2 is judged against the 4.
+        When a later reading plainly shows what such a move saw gone (:func:`places_gone`, the
+        test a flag's withdrawal makes), which its verdict from the state held does not explain
+        (a piece laid over it does), and, refereed from the state before the move, is legal
+        and shows those places as it explains them (:func:`clears_flags`) with less doubt than
+        from the state held (or the state held makes it illegal), the moves are revised; so too
+        when it is illegal from both, and from before the move shows those places as read and
+        names no more broken rules (the next player's card out of turn beside the misread one). A piece
+        only hidden reads unknown, which no legal state shows: it revises nothing. Only a run of
+        accepted moves at the end of the log is looked back over (no flag, correction, withdrawal
+        or milestone among them), up to ``settings.revise_moves``, latest first. Caller holds
+        the lock."""
+        tail: list[Event] = []
+        for event in reversed(events):
+            if event.kind != "move_accepted" or len(tail) == self.settings.revise_moves:
+                break
+            tail.append(event)
+        for depth, event in enumerate(tail, start=1):
+            before = self._state_before(events, event.seq)
+            base = current.rules.state_from_json(before)
+            gone = places_gone(current.rules, base, current.state, seen)
+            if not gone or shows_as_read(current.rules, verdict.state, seen, gone):
+                continue  # nothing they saw is gone, or the reading's own explanation shows it (covered)
+            try:
+                revised = current.rules.referee(base, observation)
+            except RulesError:
+                return None
+            if verdict.legal:
+                better = clears_flags(current.rules, base, revised, seen, gone) \
+                    and revised.explanations[0].cost < verdict.explanations[0].cost
+            elif revised.legal:
+                better = clears_flags(current.rules, base, revised, seen, gone)
+            else:  # flagged either way: from before the misreading, if it names no more broken rules
+                better = shows_as_read(current.rules, revised.state, seen, gone) \
+                    and len(revised.violations) <= len(verdict.violations)
+            if not better:
+                continue
+            drafts = reading_events(current.rules, base, revised, current.record.players, snapshot,
+                                    observation=seen)
+            return [revision_event([e.seq for e in tail[:depth]], gone, before)] + drafts
         return None
 
     def _snapshot(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> bytes | None:

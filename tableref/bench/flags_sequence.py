@@ -11,8 +11,9 @@ the shipped recogniser.
 
 Figures: the illegal placements flagged at their own reading; false flags per 200 legal moves
 (a flag or an unexplained change recorded at the reading of a legal move); the camera's flags
-withdrawn (a later reading legal from the state before them); the share of readings after
-which the session's state shows the table as the game has it.
+withdrawn (a later reading legal from the state before them); the accepted moves revised (a
+later reading that shows them misread); the share of readings after which the session's state
+shows the table as the game has it.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class Follower:
         kinds = Counter(e.kind for e in new)
         self.tally["readings"] += 1
         self.tally["withdrawn"] += kinds["flag_withdrawn"]
+        self.tally["revised"] += kinds["move_revised"]
         view = self.session.view()
         self.tally["unusable"] += view["problem"] is not None
         state = self.rules.state_from_json(view["state"])
@@ -104,7 +106,7 @@ class Follower:
 
 def run(game_name: str, placements: int = PLACEMENTS, seed: int = 0, illegal_rate: float = ILLEGAL_RATE,
         players: int | None = None, recogniser=None, withdraw_flags: int | None = None,
-        progress=None) -> list[Figure]:
+        revise_moves: int | None = None, progress=None) -> list[Figure]:
     """Follow the demo of ``game_name`` (seeds from ``seed``) until ``placements`` placements
     were refereed, every step in order, through a live session."""
     from ..session import Session, SessionSettings
@@ -112,7 +114,9 @@ def run(game_name: str, placements: int = PLACEMENTS, seed: int = 0, illegal_rat
     from ..vision.synthetic.demo_illegal import is_placement
 
     recogniser = recogniser or recogniser_for(game_name)
-    settings = SessionSettings() if withdraw_flags is None else SessionSettings(withdraw_flags=withdraw_flags)
+    chosen = {name: value for name, value in (("withdraw_flags", withdraw_flags), ("revise_moves", revise_moves))
+              if value is not None}
+    settings = SessionSettings(**chosen)
     done = 0
     with tempfile.TemporaryDirectory(prefix="tableref-bench-") as folder:
         gamelog = GameLog(Path(folder) / "games.sqlite")
@@ -149,7 +153,8 @@ def run(game_name: str, placements: int = PLACEMENTS, seed: int = 0, illegal_rat
           f"session, {follower.tally['games']} games started without a seed, {follower.tally['readings']} "
           f"settled frames read in order by the shipped recogniser up to {placements} placements "
           f"({follower.tally['legal']} legal and {follower.tally['illegal']} illegal moves), flags withdrawn "
-          f"{'after ' + str(settings.withdraw_flags) + ' back' if settings.withdraw_flags else 'never'}")
+          f"{'after ' + str(settings.withdraw_flags) + ' back' if settings.withdraw_flags else 'never'}, accepted "
+          f"moves revised {'after ' + str(settings.revise_moves) + ' back' if settings.revise_moves else 'never'}")
     return figures(game_name, follower.tally, follower.seconds, on)
 
 
@@ -164,6 +169,7 @@ def figures(game_name: str, n: Counter, seconds: list[float], on: str) -> list[F
         Figure("flags", f"{game_name} in sequence: false flags per {PER_LEGAL} legal moves",
                PER_LEGAL * n["legal:flagged"] / n["legal"] if n["legal"] else float("nan"), "flags", on),
         Figure("flags", f"{game_name} in sequence: flags withdrawn", float(n["withdrawn"]), "flags", on),
+        Figure("flags", f"{game_name} in sequence: accepted moves revised", float(n["revised"]), "revisions", on),
         Figure("flags", f"{game_name} in sequence: readings after which the state shows the table as the game has it",
                pct(n["following"], n["readings"]), "%", on),
         Figure("flags", f"{game_name} in sequence: frames not read, or read into an observation the referee refused",

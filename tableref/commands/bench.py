@@ -31,6 +31,9 @@ from ..bench import format_table, machine
 @click.option("--withdraw-flags", type=click.IntRange(0, 10), default=None,
               help="With --in-sequence: open flags a later legal reading may withdraw (0: never) "
                    "[default: the session's].")
+@click.option("--revise-moves", type=click.IntRange(0, 10), default=None,
+              help="With --in-sequence: accepted moves a later reading may revise (0: never) [default: the "
+                   "session's].")
 @click.option("--scenes", type=click.IntRange(min=1), default=300, show_default=True,
               help="Renders read by --recognition (test seeds 3000000 + --seed ..).")
 @click.option("--enrol", "do_enrol", is_flag=True,
@@ -51,7 +54,8 @@ from ..bench import format_table, machine
 @click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
 def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_game: str, scenes: int,
-            do_flags: bool, placements: int, in_sequence: bool, withdraw_flags: int | None, do_enrol: bool,
+            do_flags: bool, placements: int, in_sequence: bool, withdraw_flags: int | None,
+            revise_moves: int | None, do_enrol: bool,
             do_render: bool,
             renders: int, render_seconds: float, do_dice: bool, dice_data: Path | None, games: int, seed: int,
             as_json: bool) -> None:
@@ -59,8 +63,9 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
     where its photos are found)."""
     if in_sequence and not do_flags:
         raise click.UsageError("--in-sequence goes with --flags (the flag benchmark followed in sequence)")
-    if withdraw_flags is not None and not in_sequence:
-        raise click.UsageError("--withdraw-flags goes with --flags --in-sequence")
+    for given, option in ((withdraw_flags, "--withdraw-flags"), (revise_moves, "--revise-moves")):
+        if given is not None and not in_sequence:
+            raise click.UsageError(f"{option} goes with --flags --in-sequence")
     everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags or do_enrol)
     figures = []
     if do_rules or everything:
@@ -88,7 +93,7 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
         if in_sequence:
             from ..bench import flags_sequence
             figures += flags_sequence.run(recognition_game, placements, seed, withdraw_flags=withdraw_flags,
-                                          progress=flag_progress)
+                                          revise_moves=revise_moves, progress=flag_progress)
         else:
             figures += flags_bench.run(recognition_game, placements, seed, progress=flag_progress)
     if do_enrol:

@@ -77,9 +77,12 @@ def _stop_on_sigterm() -> None:
 @click.option("--withdraw-flags", type=click.IntRange(0, 10), default=3, show_default=True,
               help="The camera's open flags (in a row, latest first) that a later reading may withdraw when it is "
                    "legal from before them and plainly shows what they saw gone; 0: flags stay until decided.")
+@click.option("--revise-moves", type=click.IntRange(0, 10), default=2, show_default=True,
+              help="The moves accepted last (in a row, latest first) that a later reading may revise when it "
+                   "plainly shows what they saw misread and is explained better from before them; 0: never.")
 def command(source: str | None, game_name: str | None, players: int, seed: int | None, host: str, port: int,
             log_path: Path, profile_path: Path | None, fps: float | None, loop_files: bool,
-            plugins: tuple[str, ...], withdraw_flags: int) -> None:
+            plugins: tuple[str, ...], withdraw_flags: int, revise_moves: int) -> None:
     """Referee a game live from the camera and serve the dashboard."""
     from werkzeug.serving import make_server
 
@@ -93,7 +96,8 @@ def command(source: str | None, game_name: str | None, players: int, seed: int |
     if fps is not None:
         capture = capture.replaced(folder_fps=fps, video_fps=fps)
     gamelog = GameLog(log_path)
-    session = Session(gamelog, SessionSettings(capture=capture, withdraw_flags=withdraw_flags), profile=profile,
+    session = Session(gamelog, SessionSettings(capture=capture, withdraw_flags=withdraw_flags,
+                                                       revise_moves=revise_moves), profile=profile,
                       launch_source=source)
     try:
         resumed = session.resume()

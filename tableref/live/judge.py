@@ -277,8 +277,13 @@ def clears_flags(rules: ModuleType, base: Any, verdict: Verdict, observation: di
         return False
     if not verdict.moves and observation_changes(rules.observe(base).to_json(), observation):
         return False
-    legal, now = _places(rules.observe(verdict.state).to_json()), _places(observation)
-    return any(now.get(place, []) == legal.get(place, []) for place in gone)
+    return shows_as_read(rules, verdict.state, observation, gone)
+
+
+def shows_as_read(rules: ModuleType, state: Any, observation: dict, places: Sequence[str]) -> bool:
+    """Whether ``state`` has, at one of ``places``, just what the reading ``observation`` shows there."""
+    held, now = _places(rules.observe(state).to_json()), _places(observation)
+    return any(now.get(place, []) == held.get(place, []) for place in places)
 
 
 def withdrawal_events(flags: Sequence[tuple[int, dict]]) -> list[EventDraft]:
@@ -287,6 +292,15 @@ def withdrawal_events(flags: Sequence[tuple[int, dict]]) -> list[EventDraft]:
     return [EventDraft("flag_withdrawn", f"Flag {seq} withdrawn: the table now shows a legal position without "
                        "it (a misreading, or the piece was taken back)", data={"flag": seq}, state=state)
             for seq, state in sorted(flags, reverse=True)]
+
+
+def revision_event(moves: Sequence[int], places: Sequence[str], state: dict) -> EventDraft:
+    """The ``move_revised`` draft for accepted moves ``moves`` (their events' seqs) that a later
+    reading showed misread at ``places``: the state returns to ``state``, the one before them."""
+    which = ", ".join(str(seq) for seq in sorted(moves))
+    return EventDraft("move_revised", f"Move{'s' if len(moves) > 1 else ''} {which} revised: the table now shows "
+                      f"{', '.join(places)} otherwise than read then (a misreading)",
+                      data={"moves": sorted(moves), "places": list(places)}, state=state)
 
 
 def correction_events(rules: ModuleType, before: Any, after: Any, how: str, players: Sequence[PlayerInfo],

@@ -57,7 +57,7 @@ def test_perfect_eyes_follow_the_demo_and_flag_exactly_its_illegal_placements(tm
     assert by_name["illegal placements flagged"] == 100.0
     assert by_name["false flags per 200 legal moves"] == 0.0
     assert by_name["readings after which the state shows the table as the game has it"] == 100.0
-    assert tally["withdrawn"] == 0
+    assert tally["withdrawn"] == 0 and tally["revised"] == 0 and by_name["accepted moves revised"] == 0
 
 
 @pytest.mark.parametrize("withdraw, false_flags, withdrawn", [(3, 1, 1), (0, 2, 0)])

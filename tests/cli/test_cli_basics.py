@@ -34,7 +34,8 @@ def test_version(run_cli):
 
 
 @pytest.mark.parametrize("words", [("no-such-command",), ("rules", "new"), ("bench", "--no-such-flag"),
-                                   ("bench", "--in-sequence"), ("bench", "--flags", "--withdraw-flags", "2")])
+                                   ("bench", "--in-sequence"), ("bench", "--flags", "--withdraw-flags", "2"),
+                                   ("bench", "--flags", "--revise-moves", "1")])
 def test_bad_usage_exits_2(words, run_cli):
     result = run_cli(*words)
     assert result.code == 2, result

@@ -368,3 +368,87 @@ def test_a_withdrawn_flag_that_ended_a_round_records_the_round_end_once(tmp_path
         assert kinds[last:] == ["illegal_flagged", "round_end", "flag_withdrawn", "move_accepted"]
         assert kinds.count("round_end") == 1
         assert view["state"] == states[last].to_json() and view["flags"] == []
+
+
+def _misread_placement(count: int = 60):
+    """States and perfect observations of a Dolce Vita game, and the first placement ``i`` of a
+    number card whose player still holds another value: (states, observations, i, item index
+    of the card, its player, the other value)."""
+    from tableref.rules.dolcevita.catalogue import parse_number
+
+    states, observations = ls.playout_scenes(GAME, 2, SEED, count)
+    for i in range(1, len(states)):
+        before, after = states[i - 1], states[i]
+        for c, (was, now) in enumerate(zip(before.under, after.under)):
+            if len(now) != len(was) + 1:
+                continue
+            player, value = now[-1]
+            others = sorted(set(after.hands[player]) - {value})
+            if not others:
+                continue
+            label = number_label(player, value)
+            index = next(k for k, item in enumerate(observations[i]["items"])
+                         if item["where"] == f"column:{c}:under" and item["label"] == label)
+            assert parse_number(label) == (player, value)
+            return states, observations, i, index, player, others[0]
+    raise AssertionError("no placement with another value in hand in the first moves")
+
+
+def _with_item(observation: dict, index: int, **changes) -> dict:
+    items = list(observation["items"])
+    items[index] = {**items[index], **changes}
+    return {**observation, "items": items}
+
+
+@pytest.mark.parametrize("later, revise, kinds", [
+    # a number card read once with another value the player holds, then read right: the move
+    # accepted on the misreading is revised and the reading accepted from the state before it
+    ("right", 2, ["move_accepted", "move_revised", "move_accepted"]),
+    # without revisions the state keeps the misread value: the right reading is a change no
+    # move explains
+    ("right", 0, ["move_accepted", "unexplained_change"]),
+    # read right beside a card of the player not to move: revised, and the card out of turn flagged
+    # from the state before the misreading
+    ("right and out of turn", 2, ["move_accepted", "move_revised", "illegal_flagged"]),
+    # the card then under a hand: nothing shows it misread, nothing is revised
+    ("hidden", 2, ["move_accepted", "unexplained_change"]),
+])
+def test_a_move_accepted_on_a_misreading_is_revised(tmp_path, later, revise, kinds):
+    from tableref.vision.frame import Frame
+
+    states, observations, i, index, player, other = _misread_placement()
+    misread = _with_item(observations[i], index, label=number_label(player, other), confidence=0.94)
+    shown = {"right": observations[i], "right and out of turn": _illegal(observations[i], states[i]),
+             "hidden": _with_item(observations[i], index, label="unknown", confidence=0.9)}[later]
+    ls.register(GAME, {})
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog, SessionSettings(revise_moves=revise))
+    try:
+        record = session.start_game(GAME, PLAYERS, seed=SEED)
+        for observation in observations[1:i]:
+            session.read(RULES.observation_from_json(observation), Frame(ls.make_frame(0), 0.0, 0, "test"))
+        start = len(gamelog.events(record.id))
+        for observation in (misread, shown):
+            session.read(RULES.observation_from_json(observation), Frame(ls.make_frame(1), 0.0, 1, "test"))
+        events = gamelog.events(record.id)[start:]
+        assert [e.kind for e in events] == kinds
+        follows = kinds[1:] == ["move_revised", "move_accepted"]
+        assert (session.view()["state"] == states[i].to_json()) is follows
+        if "move_revised" in kinds:
+            revised = events[1]
+            assert revised.data["moves"] == [events[0].seq] and revised.player is None
+            assert revised.data["places"] == [observations[i]["items"][index]["where"]]
+            assert revised.state == states[i - 1].to_json()
+        flags = session.view()["flags"]
+        assert [f["seq"] for f in flags] == [e.seq for e in events if e.kind == "illegal_flagged"]
+        assert all(v["code"] == "dolcevita.not_your_turn" for f in flags for v in f["data"]["violations"])
+    finally:
+        session.close()
+        gamelog.close()
+
+
+def test_revisions_are_bounded():
+    with pytest.raises(InputError, match="revise_moves"):
+        SessionSettings(revise_moves=11)
+    with pytest.raises(InputError, match="revise_moves"):
+        SessionSettings(revise_moves=True)
