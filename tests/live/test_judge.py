@@ -7,7 +7,8 @@ import pytest
 from tableref.events import Event, EventDraft
 from tableref.gamelog import PlayerInfo
 from tableref.live.judge import (_moves_text, clears_flags, describe_move, milestones, observation_changes,
-                                 places_gone, reading_events, repeats_open_flag, rounds_done)
+                                 places_gone, reading_events, repeats_open_flag, revision_event, rounds_done,
+                                 shows_as_read)
 from tableref.rules.dolcevita.catalogue import number_label
 from tableref.rules import game
 from tableref.rules.playout import random_playout
@@ -193,3 +194,25 @@ def test_a_flag_clears_only_when_the_table_plainly_shows_what_it_saw_gone(readin
     assert clears_flags(rules, state, verdict, shown, gone) is expected
     if reading == "still":
         assert verdict.legal and len(verdict.moves) == 2  # what the condition on the places is for
+
+
+@pytest.mark.parametrize("place, label, expected", [
+    ("column:0:under", None, True),              # the place as the state has it
+    ("column:0:under", "yellow:6", False),       # another card read there
+    ("column:0:slot:0", None, True),
+])
+def test_shows_as_read_compares_a_place_whole(place, label, expected):
+    rules, steps = _steps("dolcevita", seed=5)
+    state = next(after for _, _, after in steps if after.under[0])
+    seen = rules.observe(state).to_json()
+    if label is not None:
+        seen = {**seen, "items": [{**i, "label": label} if i["where"] == place else i for i in seen["items"]]}
+    assert shows_as_read(rules, state, seen, [place]) is expected
+    assert shows_as_read(rules, state, seen, [place, "column:0:slot:0"])  # one place as read is enough
+
+
+def test_a_revision_names_the_moves_and_places_and_returns_the_state():
+    draft = revision_event([12, 11], ["column:4:under"], {"x": 1})
+    assert draft.kind == "move_revised" and draft.player is None and draft.state == {"x": 1}
+    assert draft.data == {"moves": [11, 12], "places": ["column:4:under"]}
+    assert draft.summary.startswith("Moves 11, 12 revised") and "column:4:under" in draft.summary
