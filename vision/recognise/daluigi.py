@@ -94,6 +94,17 @@ def locate_daluigi(image: np.ndarray, profile: Profile | None = None, zones: Zon
     return locate_table(image, z.marker_mm, profile, z.table_mm_choices)
 
 
+def _within_groups(probs: np.ndarray, groups: np.ndarray, index: dict[str, int]) -> np.ndarray:
+    """``probs`` (spots, labels) with each spot's probabilities of labels outside its group's
+    (:data:`ALLOWED`) set to 0 and each row summing to 1 again; ``groups`` names each spot's
+    group, ``index`` each label's column."""
+    mine = np.zeros_like(probs)
+    for group, allowed in ALLOWED.items():
+        rows, cols = np.flatnonzero(groups == group), [index[label] for label in allowed]
+        mine[np.ix_(rows, cols)] = probs[np.ix_(rows, cols)]
+    return mine / np.maximum(mine.sum(axis=1, keepdims=True), 1e-12)
+
+
 class Spots:
     """Spots classified in one batch: each spot's probabilities over its group's labels.
 
@@ -134,8 +145,9 @@ class Spots:
         probs = classifier.predict(to_tensor(patches, prep)).probabilities.astype(np.float64)
         index = {label: i for i, label in enumerate(classifier.labels)}
         groups = np.array([self.spots[i].group for i in which])
+        probs = _within_groups(probs, groups, index)
         if self._second is not None:
-            probs = self._second_opinion(probs, patches, groups, index)
+            probs = self._second_opinion(probs, patches)
         for group, allowed in ALLOWED.items():
             rows = np.flatnonzero(groups == group)
             if not len(rows):
@@ -146,23 +158,17 @@ class Spots:
             for r, row in zip(rows, p):
                 self.probs[which[r]] = row
 
-    def _second_opinion(self, probs: np.ndarray, patches: np.ndarray, groups: np.ndarray,
-                        index: dict) -> np.ndarray:
-        """``probs`` (spots, labels) with each spot read below :data:`SECOND_OPINION_BELOW`
-        among its group's labels given the second model's say too. The patches are cut
+    def _second_opinion(self, probs: np.ndarray, patches: np.ndarray) -> np.ndarray:
+        """``probs`` (spots, labels; each spot's within its group's labels) with each spot read
+        below :data:`SECOND_OPINION_BELOW` given the second model's say too. The patches are cut
         already, so the spots go to :func:`~..second_looks.with_second_looks` as their indices
         in the batch, and the second model reads the patches of those it finds unsure."""
-        mine = np.zeros_like(probs)  # each spot's probabilities of its group's labels only
-        for group, allowed in ALLOWED.items():
-            rows, cols = np.flatnonzero(groups == group), [index[label] for label in allowed]
-            mine[np.ix_(rows, cols)] = probs[np.ix_(rows, cols)]
-        mine /= np.maximum(mine.sum(axis=1, keepdims=True), 1e-12)
         prep = self._second.card.preprocessing
 
         def second(at: list) -> np.ndarray:
             return self._second.predict(to_tensor(patches[[int(i) for i in at]], prep)).probabilities
 
-        return with_second_looks(second, list(range(len(probs))), (), SECOND_OPINION_BELOW, first=mine,
+        return with_second_looks(second, list(range(len(probs))), (), SECOND_OPINION_BELOW, first=probs,
                                  others=[second])
 
     def of(self, place: str) -> np.ndarray:
