@@ -27,6 +27,17 @@ CHANCE = -1
 ANYONE = -2
 
 
+#: Most players' turns one referee call may explain (a live session looks back over a few readings).
+MAX_TURNS = 10
+
+
+def check_turns(turns: int) -> None:
+    """``turns`` (the players' turns a change may span, for :func:`referee`) is a whole number in
+    1..:data:`MAX_TURNS`; else InvalidInput."""
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
+        raise InvalidInput(f"turns is a whole number of turns in 1..{MAX_TURNS}, got {turns!r}")
+
+
 def player_name(index: int | None, *, capital: bool = False) -> str:
     """How a sentence a person reads names player ``index``: ``"player 1"`` for index 0.
 
@@ -181,7 +192,7 @@ class GameRules(Protocol):
     def violations(self, state: Any) -> Sequence[Violation]: ...
     def score(self, state: Any) -> Score: ...
     def is_over(self, state: Any) -> bool: ...
-    def referee(self, state: Any, observation: Any) -> Verdict: ...
+    def referee(self, state: Any, observation: Any, turns: int = 1) -> Verdict: ...
     def observe(self, state: Any) -> Any: ...
     def state_from_json(self, data: dict) -> Any: ...
     def move_from_json(self, data: dict) -> Any: ...

@@ -264,8 +264,8 @@ class Session:
             gone = places_gone(current.rules, base, current.state, seen)
             if not gone:
                 continue  # all the flags saw is still there: no need to referee again
-            try:
-                verdict = current.rules.referee(base, observation)
+            try:  # the flags' readings and this one: a turn each, at most
+                verdict = current.rules.referee(base, observation, turns=len(flags) + 1)
             except RulesError:
                 return None
             if clears_flags(current.rules, base, verdict, seen, gone):
@@ -306,8 +306,8 @@ class Session:
             gone = places_gone(current.rules, base, current.state, seen)
             if not gone or shows_as_read(current.rules, verdict.state, seen, gone):
                 continue  # nothing they saw is gone, or the reading's own explanation shows it (covered)
-            try:
-                revised = current.rules.referee(base, observation)
+            try:  # the moves' readings and this one: a turn each, at most
+                revised = current.rules.referee(base, observation, turns=depth + 1)
             except RulesError:
                 return None
             if verdict.legal:

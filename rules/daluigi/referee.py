@@ -22,7 +22,7 @@ first sees the table (:func:`_served_since`).
 
 from __future__ import annotations
 
-from ..common import CHANCE, Explanation, Verdict
+from ..common import CHANCE, Explanation, Verdict, check_turns
 from ..errors import IllegalMove
 from .catalogue import COLOUR_INDEX, COLOURS, cubes_from_label
 from .actions import perform
@@ -65,7 +65,8 @@ def _guided(state: State, seen: dict[str, Item], narrow: bool, first_card: bool)
     table (when none is: any card for the first draw, which may have come and gone, then one
     stand-in; a start card may be any, once its player's served pile grew); a die drawn has a
     colour seen more of where it went (a player's: of what they hold and their guests served
-    unseen ordered), unless ``narrow`` is false."""
+    unseen ordered; a market field's seen empty: of what the players hold, :func:`_arrived`),
+    unless ``narrow`` is false."""
     moves = legal_moves(state)
     if state.to_move != CHANCE:
         if state.phase == "jokers":
@@ -78,6 +79,8 @@ def _guided(state: State, seen: dict[str, Item], narrow: bool, first_card: bool)
         want = _seen_cubes(state, seen, head)
         if want is not None:
             have = (state.market[head[2]] if head[1] == "field" else _held(state, head[2]))
+            if head[1] == "field" and not any(want):  # taken at once: the dice went to a player
+                want = _arrived(state, seen)
             narrowed = [m for m in moves if want[COLOUR_INDEX[m.colour]] > have[COLOUR_INDEX[m.colour]]]
             if narrowed:
                 return narrowed
@@ -144,6 +147,17 @@ def _seen_cubes(state: State, seen: dict[str, Item], head: tuple) -> tuple[int, 
     return tuple(total)
 
 
+def _arrived(state: State, seen: dict[str, Item]) -> tuple[int, ...]:
+    """The dice of each colour that the players now show more of than they hold, summed: where
+    the dice drawn onto a market field went when the field is seen empty again (the refill of a
+    row, then the next player's purchase of that field, seen in one reading)."""
+    total = [0] * len(COLOURS)
+    for p, want in _wanted(state, seen).items():
+        for c, (w, h) in enumerate(zip(want, _held(state, p))):
+            total[c] += max(0, w - h)
+    return tuple(total)
+
+
 def _guided_jokers(state: State, moves: list[Move], seen: dict[str, Item]) -> list[Move]:
     """Joker payments drawn from the dice that left the supply."""
     item = seen.get(f"supply:{state.to_move}")
@@ -194,9 +208,11 @@ def _setting_up(state: State) -> bool:
     return state.to_move == CHANCE and state.turn == 0
 
 
-def search(state: State, observation: Observation, narrow: bool = True) -> list[tuple[float, tuple, State]]:
-    """Candidate explanations as (cost, moves, state), best first.  With ``narrow``, dice drawn are
-    limited to colours seen more of where they went (fast); without, every colour is tried."""
+def search(state: State, observation: Observation, narrow: bool = True,
+           turns: int = 1) -> list[tuple[float, tuple, State]]:
+    """Candidate explanations as (cost, moves, state), best first, each with at most ``turns`` turn
+    actions.  With ``narrow``, dice drawn are limited to colours seen more of where they went
+    (fast); without, every colour is tried."""
     items = observation.items
     seen = observation.by_place()
     wanted = _wanted(state, seen)
@@ -209,7 +225,7 @@ def search(state: State, observation: Observation, narrow: bool = True) -> list[
     for _ in range(MAX_DEPTH if start[0] > 0 else 0):
         children = []
         for _, moves, s, _ in frontier:
-            acted = any(m.type in ACTIONS for m in moves)
+            acted = sum(m.type in ACTIONS for m in moves) >= turns
             if s.over or (acted and s.to_move == s.active and not s.tasks):
                 continue
             first_card = not any(m.type == "card" for m in moves)
@@ -291,15 +307,20 @@ def _note(explanation: Explanation, observation: Observation) -> str:
     return note
 
 
-def referee(state: State, observation: Observation) -> Verdict:
+def referee(state: State, observation: Observation, turns: int = 1) -> Verdict:
     """Rank the legal move sequences that explain ``observation`` from ``state``; when none does, list
-    the rules broken and give the observed position to continue from (see :mod:`.resume`)."""
+    the rules broken and give the observed position to continue from (see :mod:`.resume`).
+    ``turns``: the turn actions (shop, welcome, pass) one explanation may hold, each with what
+    follows it; more than one where the change spans several readings (a live session looking
+    back over a flag)."""
     if not isinstance(observation, Observation):
         observation = Observation.from_json(observation)
     observation.check_players(state.players)
-    found = search(state, observation)
+    check_turns(turns)
+    found = search(state, observation, turns=turns)
     if not _acceptable(found[0][2], observation) and _hidden_draws(state, found[0][1]):
-        found = sorted(found + search(state, observation, narrow=False), key=lambda c: (round(c[0], 9), len(c[1])))
+        found = sorted(found + search(state, observation, narrow=False, turns=turns),
+                       key=lambda c: (round(c[0], 9), len(c[1])))
     best = found[0]
     explanations, tried = [], set()
     for cost, moves, s in found:  # the first KEEP distinct acceptable states, cheapest first

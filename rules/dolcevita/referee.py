@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ..common import Explanation, Verdict, Violation, player_name
+from ..common import Explanation, Verdict, Violation, check_turns, player_name
 from ..errors import IllegalMove, InvalidInput
 from .catalogue import (COLUMNS, EMPTY, SLOTS, UNKNOWN, card_sort_key, deck_counter, number_label, parse_card,
                         parse_number)
@@ -28,11 +28,13 @@ MAX_NODES = 4000
 MAX_EXPLANATIONS = 5
 
 
-def referee(state: State, observation: Observation) -> Verdict:
+def referee(state: State, observation: Observation, turns: int = 1) -> Verdict:
     """Rank the legal move sequences that explain ``observation`` from ``state``; when none does,
-    name the rules broken and give a state to continue from."""
+    name the rules broken and give a state to continue from. Any number of placements is
+    explained (``turns`` is the common surface's and changes nothing here)."""
     if not isinstance(observation, Observation):
         raise InvalidInput(f"referee needs a Dolce Vita Observation, got {type(observation).__name__}")
+    check_turns(turns)
     seen = observation.grouped()
     known = expected_items(state)
     held = _places_of(known)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..common import ANYONE, Explanation, Verdict, Violation, player_name, players_named
+from ..common import ANYONE, Explanation, Verdict, Violation, check_turns, player_name, players_named
 from ..errors import IllegalMove
 from .catalogue import TOKENS, card_colours, card_name
 from .engine import _board_choices, _end_round, apply, place_anyway
@@ -366,8 +366,11 @@ def _contested(state: State, found: _Found) -> _Found:
     return _Found(found.total, found.sure, tuple(moves), node, tuple(viols) + tuple(late))
 
 
-def referee(state: State, observation: Observation) -> Verdict:
-    """Rank the legal move sequences that explain ``observation``; else report broken rules."""
+def referee(state: State, observation: Observation, turns: int = 1) -> Verdict:
+    """Rank the legal move sequences that explain ``observation``; else report broken rules. The
+    players play at once, so any number of placements is explained (``turns`` is the common
+    surface's and changes nothing here)."""
+    check_turns(turns)
     items = validate_for(state, observation)
     players = observation.players
     sure_items = [(i, it) for i, it in items if it.confidence >= SURE]

@@ -10,6 +10,7 @@ import pytest
 from tableref.rules import daluigi
 from tableref.rules.common import CHANCE
 from tableref.rules.daluigi import Item, Observation
+from tableref.rules.daluigi.referee import ACTIONS
 from tableref.rules.errors import InvalidInput
 
 
@@ -202,3 +203,77 @@ def test_a_misread_card_and_its_dice_are_one_misreading(second, legal):
     dice = next(it.label for it in seen.items if it.where == f"order:{other}")
     seen = _relabel(seen, f"order:{other}", ",".join(x for x in (dice, "red") if x), 0.8)
     assert daluigi.referee(s, seen).legal is legal
+
+
+def _two_turns(players: int, seed: int):
+    """A state where a player is to act, and the state two turn actions later (shopping where
+    a player can), each with what follows it; the table changed between them."""
+    rng = random.Random(seed)
+    s = daluigi.new_game(players, None, seed)
+    while True:
+        start, cur, acted = s, s, 0
+        while acted < 2 or cur.to_move == CHANCE or cur.tasks:
+            legal = daluigi.legal_moves(cur)
+            if cur.to_move == CHANCE:
+                move = daluigi.sample_chance(cur, rng)
+            else:
+                if acted == 2 and any(m.type in ACTIONS for m in legal):
+                    break  # the third turn begins
+                shops = [m for m in legal if m.type == "shop"]
+                move = rng.choice(shops or legal)
+                acted += move.type in ACTIONS
+            cur = daluigi.apply(cur, move)
+        if daluigi.observe(cur) != daluigi.observe(start):
+            return start, cur
+        s = cur
+
+
+@pytest.mark.parametrize("turns, legal", [(1, False), (2, True), (3, True)])
+def test_a_change_of_two_turns_is_explained_only_when_two_turns_are_allowed(turns, legal):
+    before, after = _two_turns(3, 21)
+    verdict = daluigi.referee(before, daluigi.observe(after), turns=turns)
+    assert verdict.legal is legal
+    if legal:
+        assert verdict.explanations[0].cost == 0 and daluigi.observe(verdict.state) == daluigi.observe(after)
+
+
+@pytest.mark.parametrize("turns", [0, 11, True, 1.5])
+def test_turns_out_of_range_are_refused(turns):
+    s = daluigi.new_game(3, None, 4)
+    with pytest.raises(InvalidInput, match="turns"):
+        daluigi.referee(s, daluigi.observe(s), turns=turns)
+
+
+def _refill_then_purchase(players: int, seed: int):
+    """A state whose next chance draws refill a market row, and the table once the next player
+    has bought one of the refilled fields (the reading missed the refill): (before, after, field)."""
+    rng = random.Random(seed)
+    s = daluigi.new_game(players, None, seed)
+    while not daluigi.is_over(s):
+        head = s.tasks[0] if s.tasks else None
+        if s.to_move == CHANCE and head is not None and head[0] == "draw" and head[1] == "field" and s.turn > 0:
+            refilled = {t[2] for t in s.tasks if t[0] == "draw" and t[1] == "field"}
+            cur = s
+            while cur.to_move == CHANCE or not any(m.type == "shop" for m in daluigi.legal_moves(cur)):
+                cur = daluigi.apply(cur, daluigi.sample_chance(cur, rng) if cur.to_move == CHANCE
+                                    else rng.choice(daluigi.legal_moves(cur)))
+            buys = [m for m in daluigi.legal_moves(cur) if m.type == "shop" and m.field in refilled]
+            if buys:
+                after = daluigi.apply(cur, rng.choice(buys))
+                while after.to_move == CHANCE or after.tasks:
+                    after = daluigi.apply(after, daluigi.sample_chance(after, rng) if after.to_move == CHANCE
+                                          else rng.choice(daluigi.legal_moves(after)))
+                return s, after
+        s = daluigi.apply(s, daluigi.sample_chance(s, rng) if s.to_move == CHANCE
+                          else rng.choice(daluigi.legal_moves(s)))
+    raise AssertionError("no refill followed by a purchase of a refilled field")
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (3, 7), (4, 5)])
+def test_a_refill_and_the_purchase_of_a_refilled_field_are_explained_together(players, seed):
+    # the dice drawn onto the field bought are seen nowhere on the market: they are guided by
+    # the colours the buyer now holds more of
+    before, after = _refill_then_purchase(players, seed)
+    verdict = daluigi.referee(before, daluigi.observe(after))
+    assert verdict.legal and verdict.explanations[0].cost == 0
+    assert daluigi.observe(verdict.state) == daluigi.observe(after)
