@@ -7,6 +7,8 @@ Each returns :class:`~tableref.events.EventDraft` records in the order they are 
 A change on the table that the referee explains with no move never vanishes: when the table
 now shows the state again (a player put a piece back), it is a ``state_corrected`` event
 ("table"); otherwise an ``unexplained_change`` naming what differs (:func:`observation_changes`).
+A place that only went out of sight (a hand over it), or came back into sight as the state has
+it, is no change.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ from ..rules.common import CHANCE, Verdict, Violation
 SUMMARY_MOVES = 3
 #: Keys that name where an observed item lies (Dolce Vita and Da Luigi items, Ligretto cells).
 PLACE_KEYS = ("where", "cell")
+
+#: What a place the camera could not see holds, as :func:`observation_changes` compares contents:
+#: Dolce Vita's label "unknown", Da Luigi's "?", a Ligretto space whose cover is unknown (nothing
+#: left to show, or only whether a token stands there: :data:`HIDDEN_SPACE`).
+HIDDEN = ("unknown", "?", "")
+HIDDEN_SPACE = "token="
 
 SnapshotMaker = Callable[[Sequence[Violation]], "bytes | None"]
 
@@ -131,6 +139,11 @@ def _places(observation: dict) -> dict[str, list[str]]:
     return {place: sorted(contents) for place, contents in out.items()}
 
 
+def _hidden(contents: list[str]) -> bool:
+    """Whether a place's contents (:func:`_places`) are all out of sight (:data:`HIDDEN`)."""
+    return bool(contents) and all(c in HIDDEN or c.startswith(HIDDEN_SPACE) for c in contents)
+
+
 def observation_changes(before: dict, after: dict) -> list[dict]:
     """What differs between two observations (their JSON), place by place, confidences ignored.
 
@@ -166,9 +179,14 @@ def _changes_text(changes: list[dict]) -> str:
 
 def _unmoved_events(rules: ModuleType, before: Any, verdict: Verdict, observation: dict,
                     previous: dict | None, snapshot: SnapshotMaker) -> list[EventDraft]:
-    """Events for a reading that differs from the last one although no move explains it."""
+    """Events for a reading that differs from the last one although no move explains it.
+
+    A place that only went out of sight (a hand over it), or came back into sight as the state
+    has it, is no change of the table: it is left out."""
     expected = rules.observe(before).to_json()
-    changes = observation_changes(expected if previous is None else previous, observation)
+    held = _places(expected)
+    changes = [c for c in observation_changes(expected if previous is None else previous, observation)
+               if not (_hidden(c["now"]) or (_hidden(c["was"]) and c["now"] == held.get(c["where"], [])))]
     if not changes:
         return []
     if not observation_changes(expected, observation):

@@ -140,6 +140,33 @@ def test_a_change_no_move_explains_is_an_event_with_what_differs():
     assert reading_events(rules, state, verdict, PLAYERS, lambda f: None) == []
 
 
+def test_a_place_going_out_of_sight_and_back_is_no_change():
+    rules, state, seen, _ = _dolcevita_position()
+    covered = _relabelled(seen, 0, "unknown", 0.9)  # a hand over the first card
+    verdict = rules.referee(state, rules.observation_from_json(covered))
+    assert verdict.legal and not verdict.moves
+    assert reading_events(rules, state, verdict, PLAYERS, lambda f: None, observation=covered, previous=seen) == []
+    back = rules.referee(state, rules.observation_from_json(seen))  # the hand gone: as the state has it
+    assert reading_events(rules, state, back, PLAYERS, lambda f: None, observation=seen, previous=covered) == []
+    # out of sight, then back as another card: that is a change
+    other = _relabelled(seen, 0, "car:100000" if seen["items"][0]["label"] != "car:100000" else "boat:400000", 0.3)
+    verdict = rules.referee(state, rules.observation_from_json(other))
+    drafts = reading_events(rules, state, verdict, PLAYERS, lambda f: None, observation=other, previous=covered)
+    assert [d.kind for d in drafts] == ["unexplained_change"]
+    assert drafts[0].data["changes"][0]["was"] == ["unknown"]
+
+
+@pytest.mark.parametrize("contents, hidden", [
+    (["unknown"], True), (["?"], True), (["?", "?"], True),  # Dolce Vita, Da Luigi
+    ([""], True), (["token=False"], True),  # a Ligretto space whose cover is unknown
+    ([], False), (["?", "red"], False), (["cover=none token=False"], False), (["car:100000"], False),
+])
+def test_what_counts_as_out_of_sight(contents, hidden):
+    from tableref.live.judge import _hidden
+
+    assert _hidden(contents) is hidden
+
+
 def test_the_table_put_back_is_a_state_corrected_by_a_player():
     rules, state, seen, stray = _dolcevita_position()
     flagged = {**seen, "items": seen["items"] + [stray]}  # the stray card was flagged and taken back (undo)
