@@ -228,7 +228,8 @@ class Session:
                 events = self.log.events(current.record.id)
                 standing = standing_flags(events)
                 drafts = self._withdrawal(current, events, standing, observation, seen, snapshot)
-            if drafts is None and self.settings.revise_moves and (not verdict.legal or verdict.explanations[0].cost > 0):
+            doubted = not verdict.legal or verdict.explanations[0].cost > 0  # only then can a move be revised
+            if drafts is None and self.settings.revise_moves and doubted:
                 events = events if events is not None else self.log.events(current.record.id)
                 drafts = self._revision(current, events, verdict, observation, seen, snapshot)
             if drafts is None:
@@ -290,11 +291,11 @@ class Session:
         and shows those places as it explains them (:func:`clears_flags`) with less doubt than
         from the state held (or the state held makes it illegal), the moves are revised; so too
         when it is illegal from both, and from before the move shows those places as read and
-        names no more broken rules (the next player's card out of turn beside the misread one). A piece
-        only hidden reads unknown, which no legal state shows: it revises nothing. Only a run of
-        accepted moves at the end of the log is looked back over (no flag, correction, withdrawal
-        or milestone among them), up to ``settings.revise_moves``, latest first. Caller holds
-        the lock."""
+        names no more broken rules (the next player's card out of turn beside the misread one).
+        A piece only hidden reads unknown, which no legal state shows: it revises nothing. Only a
+        run of accepted moves at the end of the log is looked back over (no flag, correction,
+        withdrawal or milestone among them), up to ``settings.revise_moves``, latest first.
+        Caller holds the lock."""
         tail: list[Event] = []
         for event in reversed(events):
             if event.kind != "move_accepted" or len(tail) == self.settings.revise_moves:
