@@ -32,7 +32,7 @@ from .live.recognition import Recogniser, recogniser_for, recognisable_games
 from .live.sources import SourceChoice, allowed_source
 from .live.voting import VoteSettings
 from .rules import GAMES, game as rules_of
-from .rules.common import Violation
+from .rules.common import MAX_TURNS, Violation
 from .rules.errors import RulesError
 from .vision.capture import CaptureSettings, open_source
 from .vision.errors import VisionError
@@ -266,7 +266,7 @@ class Session:
             if not gone:
                 continue  # all the flags saw is still there: no need to referee again
             try:  # the flags' readings and this one: a turn each, at most
-                verdict = current.rules.referee(base, observation, turns=len(flags) + 1)
+                verdict = current.rules.referee(base, observation, turns=min(len(flags) + 1, MAX_TURNS))
             except RulesError:
                 return None
             if clears_flags(current.rules, base, verdict, seen, gone):
@@ -308,7 +308,7 @@ class Session:
             if not gone or shows_as_read(current.rules, verdict.state, seen, gone):
                 continue  # nothing they saw is gone, or the reading's own explanation shows it (covered)
             try:  # the moves' readings and this one: a turn each, at most
-                revised = current.rules.referee(base, observation, turns=depth + 1)
+                revised = current.rules.referee(base, observation, turns=min(depth + 1, MAX_TURNS))
             except RulesError:
                 return None
             if verdict.legal:
