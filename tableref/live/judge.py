@@ -21,6 +21,8 @@ from typing import Any, Callable, Sequence
 from ..events import EventDraft
 from ..gamelog import PlayerInfo
 from ..rules.common import CHANCE, Verdict, Violation
+from ..rules.daluigi.observation import UNKNOWN as DALUIGI_UNKNOWN
+from ..rules.dolcevita.catalogue import UNKNOWN as DOLCEVITA_UNKNOWN
 
 #: Moves named in one summary line at most (a whole dealt grid is summarised by its count).
 SUMMARY_MOVES = 3
@@ -28,9 +30,9 @@ SUMMARY_MOVES = 3
 PLACE_KEYS = ("where", "cell")
 
 #: What a place the camera could not see holds, as :func:`observation_changes` compares contents:
-#: Dolce Vita's label "unknown", Da Luigi's "?", a Ligretto space whose cover is unknown (nothing
+#: Dolce Vita's and Da Luigi's unknown labels, a Ligretto space whose cover is unknown (nothing
 #: left to show, or only whether a token stands there: :data:`HIDDEN_SPACE`).
-HIDDEN = ("unknown", "?", "")
+HIDDEN = (DOLCEVITA_UNKNOWN, DALUIGI_UNKNOWN, "")
 HIDDEN_SPACE = "token="
 
 SnapshotMaker = Callable[[Sequence[Violation]], "bytes | None"]
