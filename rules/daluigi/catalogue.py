@@ -68,7 +68,18 @@ def slot_of_wait(wait: int) -> int:
 
 def cubes_label(counts: tuple[int, ...]) -> str:
     """Canonical text of a cube multiset: colour names, repeated, in :data:`COLOURS` order."""
-    return ",".join(c for c, n in zip(COLOURS, counts) for _ in range(n))
+    counts = tuple(counts)
+    label = _LABELS.get(counts)
+    if label is None:
+        label = ",".join(c for c, n in zip(COLOURS, counts) for _ in range(n))
+        if len(_LABELS) < _LABELS_KEPT:
+            _LABELS[counts] = label
+    return label
+
+
+#: Labels made so far (the referee's search asks for the same few hundred, millions of times).
+_LABELS: dict[tuple[int, ...], str] = {}
+_LABELS_KEPT = 100_000
 
 
 def cubes_from_names(names, what: str) -> tuple[int, ...]:

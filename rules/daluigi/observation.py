@@ -109,6 +109,21 @@ class Observation:
 
 def expected_labels(state: State) -> dict[str, str]:
     """The label a perfect camera reads at each visible place of ``state``."""
+    return dict(labels_of(state))
+
+
+def labels_of(state: State) -> dict[str, str]:
+    """:func:`expected_labels`, made once per state and kept with it (the referee's search scores
+    each state it reaches against the reading, then again when it judges the best): not to be
+    changed by the caller."""
+    cached = state.__dict__.get("_labels")
+    if cached is None:
+        cached = _labels(state)
+        object.__setattr__(state, "_labels", cached)
+    return cached
+
+
+def _labels(state: State) -> dict[str, str]:
     out = {f"market:{f}": cubes_label(cubes) for f, cubes in enumerate(state.market)}
     for p in range(state.players):
         for s, guest in enumerate(state.strips[p]):

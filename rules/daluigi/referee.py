@@ -28,7 +28,7 @@ from .catalogue import COLOUR_INDEX, COLOURS, cubes_from_label
 from .actions import perform
 from .engine import apply, legal_moves
 from .moves import Move
-from .observation import UNKNOWN, Item, Observation, expected_labels, mismatch
+from .observation import UNKNOWN, Item, Observation, labels_of, mismatch
 from .overlay import overlay
 from .resume import continue_from, purchase_base
 from .rulebook import card_of
@@ -118,7 +118,15 @@ def _unseen_orders(state: State, seen: dict[str, Item], player: int) -> tuple[in
 
 
 def _held(state: State, player: int) -> tuple[int, ...]:
-    """Cubes a player holds: supply and order fields."""
+    """Cubes a player holds: supply and order fields (made once per state and kept with it)."""
+    cached = state.__dict__.get("_held")
+    if cached is None:
+        cached = tuple(_holding(state, p) for p in range(state.players))
+        object.__setattr__(state, "_held", cached)
+    return cached[player]
+
+
+def _holding(state: State, player: int) -> tuple[int, ...]:
     held = state.supply[player]
     for g in state.strips[player]:
         if g is not None:
@@ -216,7 +224,7 @@ def search(state: State, observation: Observation, narrow: bool = True,
     items = observation.items
     seen = observation.by_place()
     wanted = _wanted(state, seen)
-    start = (mismatch(expected_labels(state), items), (), state, 0)
+    start = (mismatch(labels_of(state), items), (), state, 0)
     found = [start]
     frontier = [start]
     visited = {state}
@@ -241,7 +249,7 @@ def search(state: State, observation: Observation, narrow: bool = True,
                     if t is None or t in visited:
                         continue
                     visited.add(t)
-                    children.append((mismatch(expected_labels(t), items), moves + (move,), t, _distance(t, wanted)))
+                    children.append((mismatch(labels_of(t), items), moves + (move,), t, _distance(t, wanted)))
         if not children:
             break
         children.sort(key=lambda c: (round(c[0], 9), c[3], len(c[1])))
@@ -280,7 +288,7 @@ def _disagreeing(cost_state: State, observation: Observation) -> tuple[list[Item
     that count against it, and those that do not: an order field that shows fewer of the dice the
     state has there (:func:`_dice_unseen`), and the order fields of a guest card read as another
     card (the recogniser reads a card's dice by that card's fields: one misreading with it)."""
-    expected = expected_labels(cost_state)
+    expected = labels_of(cost_state)
     sure = [it for it in observation.items
             if it.label != UNKNOWN and it.confidence >= DOUBT and expected.get(it.where, "") != it.label]
     cards = {it.where.split(":", 1)[1] for it in sure if it.kind == "slot"}

@@ -163,12 +163,18 @@ class State:
         )
 
 
+#: What the engine and the referee keep with a state once worked out (its legal moves, its labels
+#: as a perfect camera reads them, the cubes each player holds); never a field.
+KEPT = ("_legal", "_labels", "_held")
+
+
 def evolve(state: State, **changes) -> State:
     """``dataclasses.replace`` for :class:`State` without re-running ``__init__`` (the hot path of a
-    playout); the cached legal moves of ``state`` are not carried over."""
+    playout); what is kept with ``state`` (:data:`KEPT`) is not carried over."""
     new = object.__new__(State)
     fields = dict(state.__dict__)
-    fields.pop("_legal", None)
+    for kept in KEPT:
+        fields.pop(kept, None)
     fields.update(changes)
     new.__dict__.update(fields)
     return new

@@ -277,3 +277,24 @@ def test_a_refill_and_the_purchase_of_a_refilled_field_are_explained_together(pl
     verdict = daluigi.referee(before, daluigi.observe(after))
     assert verdict.legal and verdict.explanations[0].cost == 0
     assert daluigi.observe(verdict.state) == daluigi.observe(after)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_what_is_kept_with_a_state_is_its_own(seed):
+    """The labels, holdings and legal moves kept with a state once worked out (``KEPT``) are
+    those of the state itself, never of the one it was evolved from."""
+    from tableref.rules.daluigi.observation import _labels, expected_labels, labels_of
+    from tableref.rules.daluigi.referee import _held, _holding
+    from tableref.rules.daluigi.state import KEPT, evolve
+    from tableref.rules.daluigi.legal import enumerate_moves
+    for s, _, nxt in _states(seed, 3, 7):
+        for state in (s, nxt):
+            daluigi.legal_moves(state), labels_of(state), _held(state, 0)
+            assert set(KEPT) <= set(state.__dict__)
+        changed = evolve(s, supply=nxt.supply, market=nxt.market, strips=nxt.strips, to_move=nxt.to_move,
+                         tasks=nxt.tasks)
+        assert not set(KEPT) & set(changed.__dict__)
+        assert labels_of(changed) == _labels(changed)
+        assert [_held(changed, p) for p in range(3)] == [_holding(changed, p) for p in range(3)]
+        assert daluigi.legal_moves(changed) == list(enumerate_moves(changed))
+        assert expected_labels(s) is not labels_of(s)  # the public copy may be changed
