@@ -17,7 +17,10 @@ taken for a misreading; docs/rules.md says so.
 
 The setup of a game started without a seed is chance too, read from the table: a start card
 that the setup's dice fulfilled may already lie in its owner's served pile when the camera
-first sees the table (:func:`_served_since`).
+first sees the table (:func:`_served_since`). A guest served unseen is a stand-in, swapped back
+when the table shows it (:func:`_unserved`); a change no legal sequence explains, seen while the
+turn's end was still due, is judged as the next player's turn when it shows a purchase
+(:func:`_turn_base`).
 """
 
 from __future__ import annotations
@@ -30,9 +33,9 @@ from .engine import apply, legal_moves
 from .moves import Move
 from .observation import UNKNOWN, Item, Observation, labels_of, mismatch
 from .overlay import overlay
-from .resume import continue_from, purchase_base
+from .resume import continue_from, fields_taken, purchase_base
 from .rulebook import card_of
-from .state import State
+from .state import State, evolve
 from .tasks import advance
 from .violations import change_violations
 
@@ -58,6 +61,8 @@ MISREAD_ALLOWANCE = 0.99
 #: Explanations reported (best first).
 KEEP = 5
 ACTIONS = ("shop", "welcome", "pass")
+#: Moves of a turn's end that a reading may not have shown: dice and cards drawn, the jokers' "done".
+UNSEEN_ENDS = ("cube", "card", "done")
 
 
 def _guided(state: State, seen: dict[str, Item], narrow: bool, first_card: bool) -> list[Move]:
@@ -257,7 +262,10 @@ def search(state: State, observation: Observation, narrow: bool = True,
         found.extend(frontier)
         if frontier[0][0] == 0.0:
             break
-        stale = 0 if frontier[0][0] < best or _setting_up(frontier[0][2]) else stale + 1
+        if frontier[0][0] < best or _setting_up(frontier[0][2]):
+            stale = 0
+        elif frontier[0][2].to_move != CHANCE:  # a row's refill in progress, each die may match nothing yet
+            stale += 1
         best = min(best, frontier[0][0])
         if stale > PATIENCE or budget <= 0:
             break
@@ -315,6 +323,72 @@ def _note(explanation: Explanation, observation: Observation) -> str:
     return note
 
 
+def _unserved(state: State, observation: Observation) -> State:
+    """``state`` with each guest card that the table surely shows (on a strip, or revealed) taken
+    out of the served pile it lies in, swapped for a card not yet seen (of the same points where
+    one is).
+
+    Fulfilled orders are "collected face down in a pile", so a guest drawn and served where the
+    camera did not see it (under a hand) is put in the served pile as a stand-in, one card among
+    those not yet seen (:func:`_guided`). A card seen later on the table was not that one: left
+    served, the card could not be drawn, and its arrival would read as no legal change. Start
+    cards are left as they are."""
+    shown = {it.label for it in observation.items
+             if it.kind in ("slot", "revealed") and it.label not in ("", UNKNOWN) and it.confidence >= DOUBT}
+    unseen, served = list(state.unseen), [list(pile) for pile in state.served]
+    for pile in served:
+        for i, card in enumerate(pile):
+            if card not in shown or card_of(state, card).start:
+                continue
+            spare = [c for c in unseen if c not in shown]
+            if not spare:
+                continue
+            points = card_of(state, card).points
+            swap = next((c for c in spare if card_of(state, c).points == points), spare[0])
+            pile[i], unseen[unseen.index(swap)] = swap, card
+    if unseen == list(state.unseen):
+        return state
+    return evolve(state, unseen=tuple(unseen), served=tuple(tuple(pile) for pile in served))
+
+
+def _refilled_bag(state: State, observation: Observation) -> State:
+    """``state`` with the used dice put back in the bag when the table surely shows more dice of a
+    colour than the state has in sight and in the bag together.
+
+    "When the bag is empty, all food dice collected next to the marketplace are placed back in the
+    bag." Neither the bag nor the used dice beside the market are read, and a die the session took
+    for another colour, or one it missed, leaves the bag's count off by a die or two: the table's
+    bag was emptied and refilled while the state's still holds a die, and the dice drawn since
+    cannot come from it. Which dice are drawn stays guided by the reading (:func:`_guided`)."""
+    shown = [0] * len(COLOURS)
+    for it in observation.items:
+        if it.kind in ("market", "supply", "order") and it.label != UNKNOWN and it.confidence >= DOUBT:
+            for c, n in enumerate(cubes_from_label(it.label, "observation")):
+                shown[c] += n
+    held = [sum(v) for v in zip(*state.market, *state.supply,
+                                *(g.cubes for strip in state.strips for g in strip if g is not None))]
+    short = any(n > h + b and h + b + u >= n for n, h, b, u in zip(shown, held, state.bag, state.used))
+    if not short:
+        return state
+    return evolve(state, bag=tuple(map(sum, zip(state.bag, state.used))), used=(0,) * len(COLOURS))
+
+
+def _turn_base(state: State, found: list[tuple[float, tuple, State]], observation: Observation) -> State:
+    """What a change no legal sequence explains is judged from: ``state``, or, when ``state`` is past
+    its turn's action and only the turn's end is still due (the refill, or the jokers' "done": the
+    reading before did not show the refill whole, a row under a hand, and "done" shows nothing),
+    and the reading shows a purchase from the cheapest state of ``found`` that the end alone
+    (:data:`UNSEEN_ENDS`) brings to the next player's action, that state. The purchase is then
+    that player's, and so are its flags. A serving still due is not skipped: a needed die left in
+    the supply is the serving player's fault (``must_serve``)."""
+    if state.phase == "action":
+        return state
+    for _, moves, s in found:
+        if s.phase == "action" and s.to_move == s.active and all(m.type in UNSEEN_ENDS for m in moves):
+            return s if fields_taken(s, overlay(s, observation, DOUBT)) else state
+    return state
+
+
 def referee(state: State, observation: Observation, turns: int = 1) -> Verdict:
     """Rank the legal move sequences that explain ``observation`` from ``state``; when none does, list
     the rules broken and give the observed position to continue from (see :mod:`.resume`).
@@ -325,6 +399,7 @@ def referee(state: State, observation: Observation, turns: int = 1) -> Verdict:
         observation = Observation.from_json(observation)
     observation.check_players(state.players)
     check_turns(turns)
+    state = _refilled_bag(_unserved(state, observation), observation)
     found = search(state, observation, turns=turns)
     if not _acceptable(found[0][2], observation) and _hidden_draws(state, found[0][1]):
         found = sorted(found + search(state, observation, narrow=False, turns=turns),
@@ -342,10 +417,11 @@ def referee(state: State, observation: Observation, turns: int = 1) -> Verdict:
     if explanations:
         return Verdict(explanations=tuple(explanations), violations=(), state=explanations[0].state,
                        note=_note(explanations[0], observation))
+    base = _turn_base(state, found, observation)
     seen_state = overlay(best[2], observation, DOUBT)
-    bought = purchase_base(state, seen_state)
+    bought = purchase_base(base, seen_state)
     if bought is not None:
         seen_state = overlay(bought, observation, DOUBT)
-    found_v = change_violations(state, seen_state, observation, DOUBT)
+    found_v = change_violations(base, seen_state, observation, DOUBT)
     return Verdict(explanations=(), violations=tuple(found_v), state=continue_from(seen_state),
                    note="no legal sequence of moves explains the change; the position seen is kept")
