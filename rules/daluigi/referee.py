@@ -17,10 +17,11 @@ taken for a misreading; docs/rules.md says so.
 
 The setup of a game started without a seed is chance too, read from the table: a start card
 that the setup's dice fulfilled may already lie in its owner's served pile when the camera
-first sees the table (:func:`_served_since`). A guest served unseen is a stand-in, swapped back
-when the table shows it (:func:`_unserved`); a change no legal sequence explains, seen while the
-turn's end was still due, is judged as the next player's turn when it shows a purchase
-(:func:`_turn_base`).
+first sees the table (:func:`_served_since`). What the camera never reads is made to agree with
+what it does before the search: a guest served unseen is a stand-in, swapped back when the table
+shows it (:func:`_unserved`); the used dice go back in the bag when the table shows dice the bag
+held lacks (:func:`_refilled_bag`). A change no legal sequence explains, seen while the turn's end
+was still due, is judged as the next player's turn when it shows a purchase (:func:`_turn_base`).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from tableref.rules import daluigi
 from tableref.rules.common import CHANCE
 from tableref.rules.daluigi import Item, Observation
 from tableref.rules.daluigi.referee import ACTIONS
+from tableref.rules.daluigi.state import evolve
 from tableref.rules.errors import InvalidInput
 
 
@@ -288,7 +289,7 @@ def test_what_is_kept_with_a_state_is_its_own(seed):
     those of the state itself, never of the one it was evolved from."""
     from tableref.rules.daluigi.observation import _labels, expected_labels, labels_of
     from tableref.rules.daluigi.referee import _held, _holding
-    from tableref.rules.daluigi.state import KEPT, evolve
+    from tableref.rules.daluigi.state import KEPT
     from tableref.rules.daluigi.legal import enumerate_moves
     for s, _, nxt in _states(seed, 3, 7):
         for state in (s, nxt):
@@ -307,7 +308,6 @@ def _reveal_after_a_stand_in(seed: int):
     """A state in which a welcome's next card is revealed, with that card put face down in a served
     pile as a stand-in for a served card the camera did not see (the two swapped), and the table
     once the card is revealed: (state held, the true state, the table)."""
-    from tableref.rules.daluigi.state import evolve
     rng = random.Random(seed)
     s = daluigi.new_game(3, None, seed)
     while not daluigi.is_over(s):
@@ -340,7 +340,6 @@ def _turn_end_then_two_fields(players: int, seed: int, due: str):
     """A state in which the end of a turn is still due (``due``: "draw", the market's refill, or
     "jokers", the player's last choice), and the table once the next player has taken the dice of
     two fields untouched by the refill: (state, the next player's state before taking, the table)."""
-    from tableref.rules.daluigi.state import evolve
     rng = random.Random(seed)
     s = daluigi.new_game(players, None, seed)
     while not daluigi.is_over(s):
@@ -390,7 +389,6 @@ def _refill_from_a_bag_held_short(players: int, seed: int):
     """A state whose next chance draws refill the market, held with its bag short of dice (one die
     of a colour the refill does not draw, the rest counted among the used dice beside the market),
     and the table after the refill: (state held, the table)."""
-    from tableref.rules.daluigi.state import evolve
     rng = random.Random(seed)
     s = daluigi.new_game(players, None, seed)
     while not daluigi.is_over(s):
@@ -398,10 +396,10 @@ def _refill_from_a_bag_held_short(players: int, seed: int):
             after = s
             while after.to_move == CHANCE:
                 after = daluigi.apply(after, daluigi.sample_chance(after, rng))
-            drawn = [a - b for a, b in zip(after.used, s.used)]  # no recycling on the way
+            recycled = [a - b for a, b in zip(after.used, s.used)]  # not 0: the used dice went back in the bag
             new = [sum(x) - sum(y) for x, y in zip(zip(*after.market), zip(*s.market))]
             spare = [c for c, n in enumerate(new) if n == 0 and s.bag[c] > 0]
-            if spare and not any(drawn):
+            if spare and not any(recycled):
                 one = tuple(int(c == spare[0]) for c in range(len(s.bag)))
                 used = tuple(u + b - o for u, b, o in zip(s.used, s.bag, one))
                 return evolve(s, bag=one, used=used), after
