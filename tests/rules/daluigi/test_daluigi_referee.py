@@ -20,13 +20,18 @@ def _relabel(observation, where, label, confidence):
                              for it in observation.items))
 
 
+def _random_move(s, rng: random.Random):
+    """The chance event due, drawn; else one of the legal moves at random."""
+    return daluigi.sample_chance(s, rng) if s.to_move == CHANCE else rng.choice(daluigi.legal_moves(s))
+
+
 def _states(seed: int, players: int, stride: int):
     """Every ``stride``-th (state, move, next state) of a random game."""
     rng = random.Random(seed)
     s = daluigi.new_game(players, None, seed)
     k = 0
     while not daluigi.is_over(s):
-        m = daluigi.sample_chance(s, rng) if s.to_move == CHANCE else rng.choice(daluigi.legal_moves(s))
+        m = _random_move(s, rng)
         nxt = daluigi.apply(s, m)
         if k % stride == 0:
             yield s, m, nxt
@@ -57,7 +62,7 @@ def _set_up(players: int, seed: int):
     rng = random.Random(seed)
     s = daluigi.new_game(players, None, None)
     while s.to_move == CHANCE or s.phase == "serve":
-        move = daluigi.sample_chance(s, rng) if s.to_move == CHANCE else rng.choice(daluigi.legal_moves(s))
+        move = _random_move(s, rng)
         s = daluigi.apply(s, move)
     return s
 
@@ -259,17 +264,14 @@ def _refill_then_purchase(players: int, seed: int, field: int | None = None):
             cur = s
             while (cur.to_move == CHANCE or not any(m.type == "shop" for m in daluigi.legal_moves(cur))) \
                     and not cur.over:
-                cur = daluigi.apply(cur, daluigi.sample_chance(cur, rng) if cur.to_move == CHANCE
-                                    else rng.choice(daluigi.legal_moves(cur)))
+                cur = daluigi.apply(cur, _random_move(cur, rng))
             buys = [m for m in daluigi.legal_moves(cur) if m.type == "shop" and m.field in refilled]
             if buys:
                 after = daluigi.apply(cur, rng.choice(buys))
                 while after.to_move == CHANCE or after.tasks:
-                    after = daluigi.apply(after, daluigi.sample_chance(after, rng) if after.to_move == CHANCE
-                                          else rng.choice(daluigi.legal_moves(after)))
+                    after = daluigi.apply(after, _random_move(after, rng))
                 return s, after
-        s = daluigi.apply(s, daluigi.sample_chance(s, rng) if s.to_move == CHANCE
-                          else rng.choice(daluigi.legal_moves(s)))
+        s = daluigi.apply(s, _random_move(s, rng))
     raise AssertionError("no refill followed by a purchase of a refilled field")
 
 
@@ -311,7 +313,7 @@ def _reveal_after_a_stand_in(seed: int):
     rng = random.Random(seed)
     s = daluigi.new_game(3, None, seed)
     while not daluigi.is_over(s):
-        move = daluigi.sample_chance(s, rng) if s.to_move == CHANCE else rng.choice(daluigi.legal_moves(s))
+        move = _random_move(s, rng)
         served = [(p, i, c) for p, pile in enumerate(s.served) for i, c in enumerate(pile) if not c.startswith("S")]
         if s.to_move == CHANCE and s.tasks[0][0] == "reveal" and served:
             p, i, stand_in = served[0]
@@ -356,8 +358,7 @@ def _turn_end_then_two_fields(players: int, seed: int, due: str):
                                for p, x in enumerate(cur.supply))
                 market = tuple((0,) * len(x) if f in fields else x for f, x in enumerate(cur.market))
                 return s, cur, evolve(cur, market=market, supply=supply)
-        s = daluigi.apply(s, daluigi.sample_chance(s, rng) if s.to_move == CHANCE
-                          else rng.choice(daluigi.legal_moves(s)))
+        s = daluigi.apply(s, _random_move(s, rng))
     raise AssertionError(f"no {due} at a turn's end followed by a turn")
 
 
@@ -403,8 +404,7 @@ def _refill_from_a_bag_held_short(players: int, seed: int):
                 one = tuple(int(c == spare[0]) for c in range(len(s.bag)))
                 used = tuple(u + b - o for u, b, o in zip(s.used, s.bag, one))
                 return evolve(s, bag=one, used=used), after
-        s = daluigi.apply(s, daluigi.sample_chance(s, rng) if s.to_move == CHANCE
-                          else rng.choice(daluigi.legal_moves(s)))
+        s = daluigi.apply(s, _random_move(s, rng))
     raise AssertionError("no refill leaving a colour undrawn")
 
 
