@@ -35,7 +35,7 @@ from .moves import Move
 from .observation import UNKNOWN, Item, Observation, labels_of, mismatch
 from .overlay import overlay
 from .resume import continue_from, fields_taken, purchase_base
-from .rulebook import card_of
+from .rulebook import card_of, dice_in_sight
 from .state import State, evolve
 from .tasks import advance
 from .violations import change_violations
@@ -366,8 +366,7 @@ def _refilled_bag(state: State, observation: Observation) -> State:
         if it.kind in ("market", "supply", "order") and it.label != UNKNOWN and it.confidence >= DOUBT:
             for c, n in enumerate(cubes_from_label(it.label, "observation")):
                 shown[c] += n
-    held = [sum(v) for v in zip(*state.market, *state.supply,
-                                *(g.cubes for strip in state.strips for g in strip if g is not None))]
+    held = [sum(v) for v in zip(*dice_in_sight(state))]
     short = any(n > h + b and h + b + u >= n for n, h, b, u in zip(shown, held, state.bag, state.used))
     if not short:
         return state

@@ -20,6 +20,13 @@ def card_of(state: State, card_id: str) -> GuestCard:
     return load_deck(state.options.deck).cards[card_id]
 
 
+def dice_in_sight(state: State) -> list[tuple[int, ...]]:
+    """The dice a camera can see, as count vectors: each market field, each supply, each guest's
+    order fields (not the bag, not the used dice beside the market)."""
+    return list(state.market) + list(state.supply) + [g.cubes for strip in state.strips for g in strip
+                                                      if g is not None]
+
+
 def add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b))
 

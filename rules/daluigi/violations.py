@@ -6,7 +6,7 @@ from ..common import Violation, player_name
 from .catalogue import COLOURS, CUBE_COUNTS, SEGMENTS, SLOTS, clocks_of, row_of, slot_of_wait
 from .observation import UNKNOWN, Observation
 from .reasons import REASONS
-from .rulebook import card_of, missing_of, unordered_of
+from .rulebook import card_of, dice_in_sight, missing_of, unordered_of
 from .state import State
 from .tasks import can_place
 
@@ -17,8 +17,7 @@ def _v(code: str, player: int | None, pieces, rule: str, sentence: str = "") -> 
 
 def cube_count(state: State) -> list[Violation]:
     """'90 food dice (10 dessert, 12 pasta, 14 pizza, 16 salad, 18 wine, 20 water)'."""
-    vectors = list(state.market) + list(state.supply) + [state.bag, state.used]
-    vectors += [g.cubes for strip in state.strips for g in strip if g is not None]
+    vectors = dice_in_sight(state) + [state.bag, state.used]
     out = []
     for c, colour in enumerate(COLOURS):
         total = sum(v[c] for v in vectors)
