@@ -147,9 +147,12 @@ def shown_share(foreign: np.ndarray, quad_px: np.ndarray) -> float:
     return float(min(1.0, clear / area))
 
 
-def truth_spots(zones: Zones, view: TableView, render) -> Iterator[tuple[np.ndarray, str]]:
-    """(quad in image px, label) of every firm spot of a cached render."""
+def truth_spots(zones: Zones, view: TableView, render, groups: frozenset[str] | None = None
+                ) -> Iterator[tuple[np.ndarray, str]]:
+    """(quad in image px, label) of every firm spot of a cached render (of ``groups`` only, where given)."""
     for spot, label in labelled_spots(zones, render.state):
+        if groups is not None and spot.group not in groups:
+            continue
         quad = view.to_image(spot.quad_mm)
         firm = firm_label(label, shown_share(render.foreign, quad), UNKNOWN, FIRM_SHARE_HIGH, FIRM_SHARE_LOW)
         if firm is not None:
@@ -161,10 +164,10 @@ def _context_prep() -> Preprocessing:
                          CropSettings("quad", CONTEXT_MARGIN))
 
 
-def render_photo(seed: int) -> Photo:
-    """Every firm spot of render ``seed`` (cached): its quad, its label and the white balance
-    the recogniser applies. A render whose markers cannot be found gives no spots (the
-    recogniser cannot read it either)."""
+def render_photo(seed: int, groups: frozenset[str] | None = None) -> Photo:
+    """Every firm spot of render ``seed`` (cached; of ``groups`` only, where given): its quad,
+    its label and the white balance the recogniser applies. A render whose markers cannot be
+    found gives no spots (the recogniser cannot read it either)."""
     r = daluigi_renders.load(seed)
     zones = load_daluigi_zones()
     try:
@@ -172,7 +175,7 @@ def render_photo(seed: int) -> Photo:
         view = locate_table(r.image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
     except RecognitionError:
         return Photo(f"render {seed}", r.image, (), ())
-    spots = list(truth_spots(zones, view, r))
+    spots = list(truth_spots(zones, view, r, groups))
     return Photo(f"render {seed}", r.image, tuple(q for q, _ in spots), tuple(label for _, label in spots),
                  gains_for(r.image, view))
 

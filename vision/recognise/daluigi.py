@@ -32,7 +32,7 @@ from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
                              pile_score, row_ends, tile_row)
 from .daluigi_labels import ALLOWED, LABELS
-from .daluigi_model import MODEL_NAME, MODELS_DIR, SECOND_MODEL_NAME
+from .daluigi_model import DISH_MODEL_NAME, MODEL_NAME, MODELS_DIR, SECOND_MODEL_NAME
 from .daluigi_zones import CARD_GROUPS, DISH, Spot, Zones, zones_for
 from .edges import unsure_beside_covered
 
@@ -115,14 +115,18 @@ class Spots:
     one would not change its reading), in a second batch. A spot read below
     :data:`SECOND_OPINION_BELOW` among its group's labels is read by ``second`` too, where
     given, and takes the two models' normalised geometric mean
-    (:func:`~..second_looks.with_second_looks`).
+    (:func:`~..second_looks.with_second_looks`). A guest card's order fields are read by
+    ``dishes``, where given: a classifier of the order fields alone
+    (:mod:`tableref.models.training.daluigi_dishes`), which tells a cube from the bare field
+    printed in its colour more surely than the spot classifiers do.
     """
 
     def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, spots: list[Spot],
-                 gains: np.ndarray, second: Classifier | None = None):
+                 gains: np.ndarray, second: Classifier | None = None, dishes: Classifier | None = None):
         self.spots = spots
         self.quads_px = view.quads_to_image([s.quad_mm for s in spots])
         self._image, self._gains, self._classifier, self._second = image, gains, classifier, second
+        self._dishes = dishes
         self.probs: list[np.ndarray | None] = [None] * len(spots)
         self._by_place: dict[str, list[int]] = {}
         for i, s in enumerate(spots):
@@ -131,7 +135,7 @@ class Spots:
         self._classify([i for i in range(len(spots)) if i not in later])
         self._classify([i for place, rows in self._by_place.items() if later.intersection(rows)
                         and not row_ends(self.of(place)) for i in rows if i in later])
-        del self._image, self._gains, self._classifier, self._second
+        del self._image, self._gains, self._classifier, self._second, self._dishes
 
     def _classify(self, which: list[int]) -> None:
         if not which:
@@ -148,6 +152,8 @@ class Spots:
         probs = _within_groups(probs, groups, index)
         if self._second is not None:
             probs = self._second_opinion(probs, patches)
+        if self._dishes is not None:
+            probs = self._dish_reading(probs, patches, groups, index)
         for group, allowed in ALLOWED.items():
             rows = np.flatnonzero(groups == group)
             if not len(rows):
@@ -170,6 +176,19 @@ class Spots:
 
         return with_second_looks(second, list(range(len(probs))), (), SECOND_OPINION_BELOW, first=probs,
                                  others=[second])
+
+    def _dish_reading(self, probs: np.ndarray, patches: np.ndarray, groups: np.ndarray,
+                      index: dict[str, int]) -> np.ndarray:
+        """``probs`` with the order fields' rows read by the order-field classifier instead
+        (the same patches; its labels are the group's)."""
+        rows = np.flatnonzero(groups == DISH)
+        if not len(rows):
+            return probs
+        own = self._dishes.predict(to_tensor(patches[rows], self._dishes.card.preprocessing)).probabilities
+        out = probs.copy()
+        out[rows] = 0.0
+        out[np.ix_(rows, [index[label] for label in self._dishes.labels])] = own
+        return out
 
     def of(self, place: str) -> np.ndarray:
         """Probabilities (spots, labels) of ``place``'s spots classified (all of one group), in
@@ -201,15 +220,23 @@ class DaLuigiRecogniser:
     second : Classifier, optional
         A second spot classifier with the same labels and input, asked about unsure spots too
         (:data:`~.daluigi_model.SECOND_MODEL_NAME`).
+    dishes : Classifier, optional
+        The order-field classifier (:data:`~.daluigi_model.DISH_MODEL_NAME`; labels those of
+        the order-field group, the spot classifier's input), which reads the order fields.
     """
 
     def __init__(self, classifier: Classifier, zones: Zones | None = None, deck: str = "",
-                 min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None):
+                 min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None,
+                 dishes: Classifier | None = None):
         missing = sorted(set(LABELS) - set(classifier.labels))
         if missing:
             raise RecognitionError(f"model {classifier.card.name!r} lacks Da Luigi labels {missing[:5]}")
         check_second_model(classifier, second, "spots")
-        self.classifier, self.second = classifier, second
+        if dishes is not None and (dishes.labels != ALLOWED[DISH]
+                                   or dishes.card.preprocessing != classifier.card.preprocessing):
+            raise RecognitionError(f"model {dishes.card.name!r} does not read order fields as {classifier.card.name!r} "
+                                   "cuts them (labels or input differ)")
+        self.classifier, self.second, self.dishes = classifier, second, dishes
         self.zones = zones or zones_for(None)
         self.cards = CardTable.of(load_deck(deck))
         self.min_confidence = min_confidence
@@ -218,10 +245,12 @@ class DaLuigiRecogniser:
     @classmethod
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> DaLuigiRecogniser:
         """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
-        :func:`~.common.model_card_path`) with the zones of ``profile``; the second where its
-        card lies beside the first's (:func:`~.common.open_second_model`)."""
+        :func:`~.common.model_card_path`) with the zones of ``profile``; the second and the
+        order-field classifier where their cards lie beside the first's
+        (:func:`~.common.open_second_model`)."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
-        return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME))
+        return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME),
+                   dishes=open_second_model(first, DISH_MODEL_NAME))
 
     def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None,
              view: TableView | None = None) -> Recognition:
@@ -241,7 +270,7 @@ class DaLuigiRecogniser:
             raise RecognitionError(f"a Da Luigi table of {width:.0f} x {depth:.0f} mm is laid out "
                                    f"for {' or '.join(map(str, counts))} players, not {players}")
         gains = gains_for(image, view, profile.colour_references if profile is not None else None)
-        read = Spots(self.classifier, image, view, self._spots(max(counts)), gains, self.second)
+        read = Spots(self.classifier, image, view, self._spots(max(counts)), gains, self.second, self.dishes)
         strips = [float(read.of(f"strip:{p}")[:, 0].mean()) for p in range(min(counts))]
         if max(strips) < STRIP_SHOWS:
             raise RecognitionError("the table markers are there but no Da Luigi ristorante strip shows where the "
