@@ -1,0 +1,53 @@
+"""The ``daluigi-dishes`` recipe: order fields alone, cut and labelled as the spot classifier's."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from tableref.models.training import daluigi, daluigi_dishes, daluigi_renders
+from tableref.models.training.recipes import get_recipe
+from tableref.vision.recognise.common import locate_table
+from tableref.vision.recognise.daluigi_labels import ALLOWED, BLANK
+from tableref.vision.recognise.daluigi_model import DISH_MODEL_NAME, PREPROCESSING
+from tableref.vision.recognise.daluigi_zones import DISH, load_daluigi_zones
+
+#: A training render with cubes on its guests' order fields (seeded: the twin deals it so).
+SEED = daluigi_dishes.TRAIN_SEED
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """Renders and cuts go to a folder of the test's own."""
+    folder = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TABLEREF_CACHE", str(folder))
+        yield folder
+
+
+def test_the_recipe_reads_order_fields_as_the_recogniser_cuts_them():
+    recipe = get_recipe(DISH_MODEL_NAME)
+    assert recipe.labels == ALLOWED[DISH] and recipe.preprocessing == PREPROCESSING
+    assert recipe.train_seed == daluigi_dishes.TRAIN_SEED and recipe.val_seed == daluigi.VAL_SEED
+    assert recipe.samples // daluigi_dishes.DISHES_PER_RENDER == 1200  # renders, validation ones included
+
+
+def test_order_fields_are_cut_with_the_spot_recipes_labels(cache):
+    patches, labels = daluigi_dishes.render_dishes(SEED)
+    assert patches.shape == (len(labels), *daluigi.CONTEXT_SIZE, 3) and patches.dtype == np.uint8
+    got = Counter(daluigi_dishes.LABELS[i] for i in labels)
+    assert got[BLANK] < sum(got.values()) / 2  # blank ones thinned out
+    # the same labels as the spot recipe gives the order fields of that render (blank ones aside)
+    render = daluigi_renders.load(SEED)
+    zones = load_daluigi_zones()
+    view = locate_table(render.image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
+    every = [label for _, label in daluigi.truth_spots(zones, view, render, frozenset({DISH}))]
+    assert every and all(label in ALLOWED[DISH] for label in every)
+    assert +Counter(label for label in every if label != BLANK) == +Counter({k: v for k, v in got.items() if k != BLANK})
+    assert any(label.startswith("cube:") for label in every), "the render should show cubes on order fields"
+    # and none of the other spots of the table
+    assert len(every) < len(list(daluigi.truth_spots(zones, view, render)))
+    again, _ = daluigi_dishes.render_dishes(SEED)  # seeded
+    assert np.array_equal(again, patches)
