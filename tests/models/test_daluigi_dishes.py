@@ -38,7 +38,6 @@ def test_order_fields_are_cut_with_the_spot_recipes_labels(cache):
     patches, labels = daluigi_dishes.render_dishes(SEED)
     assert patches.shape == (len(labels), *daluigi.CONTEXT_SIZE, 3) and patches.dtype == np.uint8
     got = Counter(daluigi_dishes.LABELS[i] for i in labels)
-    assert got[BLANK] < sum(got.values()) / 2  # blank ones thinned out
     # the same labels as the spot recipe gives the order fields of that render (blank ones aside)
     render = daluigi_renders.load(SEED)
     zones = load_daluigi_zones()
@@ -47,6 +46,7 @@ def test_order_fields_are_cut_with_the_spot_recipes_labels(cache):
     assert every and all(label in ALLOWED[DISH] for label in every)
     assert +Counter(label for label in every if label != BLANK) == +Counter({k: v for k, v in got.items() if k != BLANK})
     assert any(label.startswith("cube:") for label in every), "the render should show cubes on order fields"
+    assert 0 < got[BLANK] < Counter(every)[BLANK] / 2  # blank ones thinned out (a quarter kept)
     # and none of the other spots of the table
     assert len(every) < len(list(daluigi.truth_spots(zones, view, render)))
     again, _ = daluigi_dishes.render_dishes(SEED)  # seeded

@@ -150,8 +150,8 @@ class Spots:
         index = {label: i for i, label in enumerate(classifier.labels)}
         groups = np.array([self.spots[i].group for i in which])
         probs = _within_groups(probs, groups, index)
-        if self._second is not None:
-            probs = self._second_opinion(probs, patches)
+        if self._second is not None:  # not on the order fields, where the order-field classifier reads
+            probs = self._second_opinion(probs, patches, groups != DISH if self._dishes is not None else None)
         if self._dishes is not None:
             probs = self._dish_reading(probs, patches, groups, index)
         for group, allowed in ALLOWED.items():
@@ -164,18 +164,22 @@ class Spots:
             for r, row in zip(rows, p):
                 self.probs[which[r]] = row
 
-    def _second_opinion(self, probs: np.ndarray, patches: np.ndarray) -> np.ndarray:
+    def _second_opinion(self, probs: np.ndarray, patches: np.ndarray, asked: np.ndarray | None) -> np.ndarray:
         """``probs`` (spots, labels; each spot's within its group's labels) with each spot read
-        below :data:`SECOND_OPINION_BELOW` given the second model's say too. The patches are cut
-        already, so the spots go to :func:`~..second_looks.with_second_looks` as their indices
-        in the batch, and the second model reads the patches of those it finds unsure."""
+        below :data:`SECOND_OPINION_BELOW` given the second model's say too (of the spots
+        ``asked``, where given: a bool per spot). The patches are cut already, so the spots go
+        to :func:`~..second_looks.with_second_looks` as their indices in the batch, and the
+        second model reads the patches of those it finds unsure."""
         prep = self._second.card.preprocessing
+        rows = np.arange(len(probs)) if asked is None else np.flatnonzero(asked)
 
         def second(at: list) -> np.ndarray:
-            return self._second.predict(to_tensor(patches[[int(i) for i in at]], prep)).probabilities
+            return self._second.predict(to_tensor(patches[rows[[int(i) for i in at]]], prep)).probabilities
 
-        return with_second_looks(second, list(range(len(probs))), (), SECOND_OPINION_BELOW, first=probs,
-                                 others=[second])
+        out = probs.copy()
+        out[rows] = with_second_looks(second, list(range(len(rows))), (), SECOND_OPINION_BELOW, first=probs[rows],
+                                      others=[second])
+        return out
 
     def _dish_reading(self, probs: np.ndarray, patches: np.ndarray, groups: np.ndarray,
                       index: dict[str, int]) -> np.ndarray:

@@ -26,8 +26,9 @@ from tableref.vision.recognise.common import RecognitionError
 from tableref.vision.recognise.daluigi import DaLuigiRecogniser
 from tableref.vision.recognise.daluigi_labels import ALLOWED, LABELS
 from tableref.vision.recognise.daluigi_live import LiveDaLuigi
-from tableref.vision.recognise.daluigi_model import MODEL_NAME, MODELS_DIR, PREPROCESSING, SECOND_MODEL_NAME
-from tableref.vision.recognise.daluigi_zones import CARD_GROUPS
+from tableref.vision.recognise.daluigi_model import (DISH_MODEL_NAME, MODEL_NAME, MODELS_DIR, PREPROCESSING,
+                                                     SECOND_MODEL_NAME)
+from tableref.vision.recognise.daluigi_zones import CARD_GROUPS, DISH
 
 #: Fresh renders read by the test (the benchmark reads 300 from 3000000).
 CI_SEED, CI_SCENES = 3_100_000, 20
@@ -61,6 +62,20 @@ def test_the_recogniser_asks_the_second_model_and_refuses_one_that_reads_otherwi
     assert recogniser.second is not None and recogniser.second.card.name == SECOND_MODEL_NAME
     with pytest.raises(RecognitionError, match="labels"):
         DaLuigiRecogniser(recogniser.classifier, second=Classifier.open(MODELS_DIR / "ligretto-cells.card.json"))
+
+
+def test_the_order_field_model_matches_its_card():
+    path = MODELS_DIR / f"{DISH_MODEL_NAME}.card.json"
+    card = load_card(path)
+    assert card.labels == ALLOWED[DISH] and card.preprocessing == PREPROCESSING
+    assert card.parameters <= 1_000_000
+    Classifier.open(path)
+
+
+def test_the_recogniser_reads_order_fields_with_their_own_model_and_refuses_one_that_reads_otherwise(recogniser):
+    assert recogniser.dishes is not None and recogniser.dishes.card.name == DISH_MODEL_NAME
+    with pytest.raises(RecognitionError, match="order fields"):
+        DaLuigiRecogniser(recogniser.classifier, dishes=recogniser.classifier)  # every label, not the group's
 
 
 @pytest.fixture(scope="module")
@@ -142,6 +157,22 @@ def test_rows_classified_past_their_first_places_only_where_needed_read_the_same
         assert recogniser.read(shot.image).observation == every == got.observation
 
 
+def test_the_order_field_model_reads_the_guest_cards_alone(recogniser, readings):
+    """Without the order-field model the same photographs read the same everywhere but on the
+    guest cards (their order fields tell which card lies there, too), and there not always."""
+    plain = DaLuigiRecogniser(recogniser.classifier, recogniser.zones, second=recogniser.second)
+    changed = Counter()
+    for shot, got in readings:
+        if got is None:
+            continue
+        mine = {it.where: it.label for it in got.observation.items}
+        other = {it.where: it.label for it in plain.read(shot.image).observation.items}
+        for where in mine.keys() | other.keys():  # an order is given where a card (or unknown) is read
+            changed[where.split(":")[0]] += mine.get(where) != other.get(where)
+    assert changed["order"] > 0
+    assert not +Counter({kind: n for kind, n in changed.items() if kind not in ("order", "slot", "revealed")})
+
+
 def test_reading_gives_every_place_of_the_rules_observation(readings):
     for shot, got in readings:
         if got is None:
@@ -218,3 +249,4 @@ def test_the_second_model_is_asked_only_beside_the_first(tmp_path, adapted, seco
     recogniser = DaLuigiRecogniser.open(profile=Profile(models=tmp_path))
     assert recogniser.classifier.card.name == MODEL_NAME
     assert (recogniser.second is not None) == second
+    assert recogniser.dishes is None  # not beside them: the spot classifiers read the order fields
