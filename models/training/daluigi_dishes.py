@@ -10,9 +10,9 @@ nearly three times as many renders (1,200), with the spot classifier's input and
 (:data:`~tableref.vision.recognise.daluigi_labels.ALLOWED`), so the recogniser reads the
 patches it has already cut.
 
-Renders are the second spot classifier's (training seeds ``TRAIN_SEED ..``, those of
-:data:`~.daluigi.SECOND_TRAIN_SEED`, and validation seeds ``VAL_SEED ..``, cached alike); the order fields of each are cut once more and cached beside
-them (``DISHES_VERSION``). Test seeds ``3000000 ..`` are never used here.
+Renders: training seeds ``TRAIN_SEED ..`` (the second spot classifier's and more) and
+validation seeds ``VAL_SEED ..``, cached as the spot recipes cache them; the order fields of
+each are cut once more and cached beside them (``DISHES_VERSION``). Test seeds ``3000000 ..`` are never used here.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 from ...vision.crop import crop_patches
 from ...vision.recognise.daluigi_colour import balance
 from ...vision.recognise.daluigi_labels import ALLOWED, BLANK
-from ...vision.recognise.daluigi_model import DISH_MODEL_NAME, SECOND_DISH_MODEL_NAME
+from ...vision.recognise.daluigi_model import DISH_MODEL_NAME
 from ...vision.recognise.daluigi_zones import DISH
 from . import daluigi_renders
 from .daluigi import CONTEXT_MARGIN, CONTEXT_SIZE, RECIPE, SECOND_TRAIN_SEED, VAL_SEED, _context_prep, render_photo
@@ -41,8 +41,6 @@ VAL_RATIO = 0.05
 BLANK_KEEP = 0.25
 #: Training renders from (the second spot classifier's: a warm cache holds the first of them).
 TRAIN_SEED = SECOND_TRAIN_SEED
-#: The second order-field model's training renders (its validation renders are the first's).
-SECOND_TRAIN_SEED_DISHES = 1_200_000
 #: Version of the cached order-field cuts: bump it whenever cutting or labelling changes.
 DISHES_VERSION = "d1"
 
@@ -98,14 +96,6 @@ RECIPE_DISHES = register(replace(
     val_fraction=VAL_RATIO,
     settings={**RECIPE.settings, "epochs": 14},  # rendering and training within 20 minutes on 2 cores
     measured_on=(f"order fields of guest cards in renders of the digital twin (validation render seeds {VAL_SEED}..; "
-                 f"training seeds {TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set"),
+                 f"training seeds {TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real "
+                 "set"),
 ))
-
-#: The second order-field model: the same recipe on other training renders, validated on the
-#: same renders as the first; the recogniser joins the two.
-SECOND_RECIPE_DISHES = register(replace(
-    RECIPE_DISHES, name=SECOND_DISH_MODEL_NAME, train_seed=SECOND_TRAIN_SEED_DISHES,
-    description="Da Luigi order fields, a second model: the same recipe on other training renders",
-    measured_on=(f"order fields of guest cards in renders of the digital twin (validation render seeds {VAL_SEED}..; "
-                 f"training seeds {SECOND_TRAIN_SEED_DISHES}..), cut by the recogniser's own geometry; not photographs "
-                 "of a real set")))

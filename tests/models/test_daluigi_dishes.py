@@ -44,7 +44,7 @@ def test_order_fields_are_cut_with_the_spot_recipes_labels(cache):
     view = locate_table(render.image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers="never")
     every = [label for _, label in daluigi.truth_spots(zones, view, render, frozenset({DISH}))]
     assert every and all(label in ALLOWED[DISH] for label in every)
-    assert +Counter(label for label in every if label != BLANK) == +Counter({k: v for k, v in got.items() if k != BLANK})
+    assert Counter(label for label in every if label != BLANK) == Counter({k: v for k, v in got.items() if k != BLANK})
     assert any(label.startswith("cube:") for label in every), "the render should show cubes on order fields"
     assert 0 < got[BLANK] < Counter(every)[BLANK] / 2  # blank ones thinned out (a quarter kept)
     # and none of the other spots of the table

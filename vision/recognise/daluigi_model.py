@@ -12,8 +12,6 @@ MODEL_NAME = "daluigi-spots"
 SECOND_MODEL_NAME = "daluigi-spots-b"
 #: The order fields' own classifier, trained on them alone (``models/daluigi-dishes.onnx``).
 DISH_MODEL_NAME = "daluigi-dishes"
-#: A second order-field classifier, the same recipe on other renders (``models/daluigi-dishes-b.onnx``).
-SECOND_DISH_MODEL_NAME = "daluigi-dishes-b"
 #: A spot's box (sized in mm by the zones) and a fifth of it around, at 24 x 24 px: a cube of
 #: 10 mm is 6-8 px in a 1280x720 view of the whole table, the box about twice that, so the
 #: input is about the image's own resolution; the rim shows the field's edge and the cube's
