@@ -5,10 +5,10 @@ there is a flag), so what tells it from the bare field is its shading, its round
 its shadow, a few pixels in a view of the whole table. The spot classifier
 (:mod:`.daluigi`) learns order fields among every other spot of the table, of which they are a
 small share (about 470 cubes on order fields in 100 training renders, against some 15,000
-spots of all kinds kept); this recipe trains a classifier on order fields alone, from more
-nearly three times as many renders (1,200), with the spot classifier's input and labels for that group
-(:data:`~tableref.vision.recognise.daluigi_labels.ALLOWED`), so the recogniser reads the
-patches it has already cut.
+spots of all kinds kept); this recipe trains a classifier on order fields alone, from three
+times as many renders as the spot classifier (1,200 against 420), with that classifier's input
+and its labels for that group (:data:`~tableref.vision.recognise.daluigi_labels.ALLOWED`), so
+the recogniser reads the patches it has already cut.
 
 Renders: training seeds ``TRAIN_SEED ..`` (the second spot classifier's and more) and
 validation seeds ``VAL_SEED ..``, cached as the spot recipes cache them; the order fields of
