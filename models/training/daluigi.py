@@ -15,7 +15,7 @@ each render's cut spots again beside them.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 import cv2
@@ -180,45 +180,51 @@ def render_photo(seed: int, groups: frozenset[str] | None = None) -> Photo:
                  gains_for(r.image, view))
 
 
-def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Cut the firm spots of render ``seed``: (patches (N, 24, 24, 3) uint8, label indices (N,)),
-    white-balanced as the recogniser balances them (:mod:`~tableref.vision.recognise.daluigi_colour`).
+def cut_spots(seed: int, labels: Sequence[str] = LABELS, blank_keep: float = BLANK_KEEP,
+              groups: frozenset[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Cut the firm spots of render ``seed`` (of ``groups`` only, where given): (patches
+    (N, 24, 24, 3) uint8, label indices (N,) into ``labels``), white-balanced as the recogniser
+    balances them (:mod:`~tableref.vision.recognise.daluigi_colour`).
 
-    Blank spots are kept with probability :data:`BLANK_KEEP` (seeded by ``seed``). A render
+    Blank spots are kept with probability ``blank_keep`` (seeded by ``seed``). A render
     whose markers cannot be found gives no samples (the recogniser cannot read it either).
     """
-    photo = render_photo(seed)
-    if not photo.quads:
-        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
+    photo = render_photo(seed, groups)
     rng = np.random.default_rng(seed)
-    spots = [(q, label) for q, label in zip(photo.quads, photo.labels) if label != BLANK or rng.random() < BLANK_KEEP]
+    spots = [(q, label) for q, label in zip(photo.quads, photo.labels) if label != BLANK or rng.random() < blank_keep]
+    if not spots:
+        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
     patches = balance(crop_patches(photo.image, [q for q, _ in spots], _context_prep()), photo.gains)
-    index = {label: i for i, label in enumerate(LABELS)}
+    index = {label: i for i, label in enumerate(labels)}
     return patches, np.array([index[label] for _, label in spots], np.int64)
 
 
-def _cached_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    def make() -> dict[str, np.ndarray]:
-        patches, labels = render_spots(seed)
-        return {"patches": patches, "labels": labels}
-
-    arrays = cached_arrays(daluigi_renders.cache_dir() / SPOTS_VERSION / f"{seed}.npz", make)
-    return arrays["patches"], arrays["labels"]
-
-
-def build(seed: int, count: int) -> list[SpotSample]:
-    """Samples of about ``count`` spots from training renders (seeds from ``seed``) and
-    validation renders (seeds from :data:`VAL_SEED`), each render and its spots cached."""
-    train_seeds, val_seeds = seeds_for(count, SPOTS_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
-    train_seeds = [s + seed - TRAIN_SEED for s in train_seeds]
+def samples_of(seed: int, count: int, per_render: int, version: str,
+               cut: Callable[[int], tuple[np.ndarray, np.ndarray]], labels: Sequence[str]) -> list[SpotSample]:
+    """Samples of about ``count`` spots (about ``per_render`` a render) from training renders
+    (seeds from ``seed``) and validation renders (seeds from :data:`VAL_SEED`): each render
+    cached, and its spots as ``cut(seed)`` cuts them (label indices into ``labels``) cached
+    beside it in the folder ``version``."""
+    train_seeds, val_seeds = seeds_for(count, per_render, VAL_RATIO, seed, VAL_SEED)
     daluigi_renders.fill(train_seeds + val_seeds)
     inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
     samples: list[SpotSample] = []
     for split_name, seeds in (("train", train_seeds), ("val", val_seeds)):
         for s in seeds:
-            patches, labels = _cached_spots(s)
-            samples += [SpotSample(p, inner, LABELS[i], None, split_name) for p, i in zip(patches, labels)]
+            def make(s: int = s) -> dict[str, np.ndarray]:
+                patches, indices = cut(s)
+                return {"patches": patches, "labels": indices}
+
+            arrays = cached_arrays(daluigi_renders.cache_dir() / version / f"{s}.npz", make)
+            samples += [SpotSample(p, inner, labels[i], None, split_name)
+                        for p, i in zip(arrays["patches"], arrays["labels"])]
     return samples
+
+
+def build(seed: int, count: int) -> list[SpotSample]:
+    """Samples of about ``count`` spots from training renders (seeds from ``seed``) and
+    validation renders (seeds from :data:`VAL_SEED`), each render and its spots cached."""
+    return samples_of(seed, count, SPOTS_PER_RENDER, SPOTS_VERSION, cut_spots, LABELS)
 
 
 RECIPE = register(Recipe(

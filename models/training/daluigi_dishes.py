@@ -21,22 +21,17 @@ from dataclasses import replace
 
 import numpy as np
 
-from ...vision.crop import crop_patches
-from ...vision.recognise.daluigi_colour import balance
-from ...vision.recognise.daluigi_labels import ALLOWED, BLANK
+from ...vision.recognise.daluigi_labels import ALLOWED
 from ...vision.recognise.daluigi_model import DISH_MODEL_NAME
 from ...vision.recognise.daluigi_zones import DISH
-from . import daluigi_renders
-from .daluigi import CONTEXT_MARGIN, CONTEXT_SIZE, RECIPE, SECOND_TRAIN_SEED, VAL_SEED, _context_prep, render_photo
+from .daluigi import RECIPE, SECOND_TRAIN_SEED, VAL_RATIO, VAL_SEED, cut_spots, samples_of
 from .recipes import register
-from .spots import SpotSample, cached_arrays, inner_quad, seeds_for
+from .spots import SpotSample
 
 #: The labels: the order-field group's (cubes, printed fields, blank, unknown).
 LABELS = ALLOWED[DISH]
 #: Order-field spots kept per render, roughly (to turn a sample count into renders).
 DISHES_PER_RENDER = 20
-#: Validation renders per training render.
-VAL_RATIO = 0.05
 #: Share of blank order-field spots (a card with fewer fields, an empty guest place) kept.
 BLANK_KEEP = 0.25
 #: Training renders from (the second spot classifier's: a warm cache holds the first of them).
@@ -49,40 +44,13 @@ def render_dishes(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Cut the firm order-field spots of render ``seed``: (patches (N, 24, 24, 3) uint8, label
     indices (N,) into :data:`LABELS`), white-balanced as the recogniser balances them; blank
     ones kept with probability :data:`BLANK_KEEP` (seeded by ``seed``)."""
-    photo = render_photo(seed, frozenset({DISH}))
-    if not photo.quads:
-        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
-    rng = np.random.default_rng(seed)
-    spots = [(q, label) for q, label in zip(photo.quads, photo.labels) if label != BLANK or rng.random() < BLANK_KEEP]
-    if not spots:
-        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
-    patches = balance(crop_patches(photo.image, [q for q, _ in spots], _context_prep()), photo.gains)
-    index = {label: i for i, label in enumerate(LABELS)}
-    return patches, np.array([index[label] for _, label in spots], np.int64)
-
-
-def _cached_dishes(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    def make() -> dict[str, np.ndarray]:
-        patches, labels = render_dishes(seed)
-        return {"patches": patches, "labels": labels}
-
-    arrays = cached_arrays(daluigi_renders.cache_dir() / DISHES_VERSION / f"{seed}.npz", make)
-    return arrays["patches"], arrays["labels"]
+    return cut_spots(seed, LABELS, BLANK_KEEP, frozenset({DISH}))
 
 
 def build(seed: int, count: int) -> list[SpotSample]:
     """Samples of about ``count`` order-field spots from training renders (seeds from ``seed``)
     and validation renders (seeds from :data:`VAL_SEED`), each render and its cuts cached."""
-    train_seeds, val_seeds = seeds_for(count, DISHES_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
-    train_seeds = [s + seed - TRAIN_SEED for s in train_seeds]
-    daluigi_renders.fill(train_seeds + val_seeds)
-    inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
-    samples: list[SpotSample] = []
-    for split_name, seeds in (("train", train_seeds), ("val", val_seeds)):
-        for s in seeds:
-            patches, labels = _cached_dishes(s)
-            samples += [SpotSample(p, inner, LABELS[i], None, split_name) for p, i in zip(patches, labels)]
-    return samples
+    return samples_of(seed, count, DISHES_PER_RENDER, DISHES_VERSION, render_dishes, LABELS)
 
 
 RECIPE_DISHES = register(replace(
