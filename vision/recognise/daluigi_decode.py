@@ -57,7 +57,10 @@ def _renormed(p: np.ndarray) -> np.ndarray:
 def read_row(p: np.ndarray, names: tuple[str, ...]) -> tuple[list[str], float] | None:
     """Things lying in a row from its first place: ``p`` (N, len(names) + 2) probabilities over
     ``names``, blank, unknown. Returns (the names up to the first blank place, confidence), or
-    None when a place up to there is covered."""
+    None when a place up to there is covered. The confidence is the least probability of a
+    place's reading among all its labels, ``unknown`` too: a place read though leaning to
+    covered (a sleeve across a market field reads as an empty field, surely among the other
+    labels) is read unsurely, and :func:`~.daluigi.beside_the_covered` leaves it unknown."""
     out: list[str] = []
     conf = 1.0
     for row in p:
@@ -65,7 +68,7 @@ def read_row(p: np.ndarray, names: tuple[str, ...]) -> tuple[list[str], float] |
             return None
         q = row[:-1] / max(float(row[:-1].sum()), TINY)
         best = int(q.argmax())
-        conf = min(conf, float(q[best]))
+        conf = min(conf, float(row[best]) / max(float(row.sum()), TINY))
         if best == len(names):
             return out, conf
         out.append(names[best])

@@ -41,6 +41,20 @@ def test_cube_row(picks, expected):
     assert cube_row(one_hot(CUBE_NAMES, picks)).label == expected
 
 
+def test_a_row_half_covered_is_read_unsurely():
+    """A place leaning to ``unknown`` (below :data:`UNKNOWN_AT`) still reads, but its covered
+    share counts against the row's confidence: an arm's sleeve over a market field reads as an
+    empty field, surely among the other labels, and only the unknown share tells."""
+    p = np.zeros((2, len(CUBE_NAMES)))
+    p[0, CUBE_NAMES.index("blank")], p[0, CUBE_NAMES.index("unknown")] = 0.45, 0.55
+    p[1, CUBE_NAMES.index("blank")] = 1.0
+    got = cube_row(p)
+    assert got.label == "" and got.confidence == pytest.approx(0.45)
+    p[0] = 0.0
+    p[0, CUBE_NAMES.index("blank")] = 1.0
+    assert cube_row(p).confidence == pytest.approx(1.0)
+
+
 @pytest.mark.parametrize("picks, ends", [
     (["cube:red", "cube:blue"], False),  # the row may go on
     (["cube:red", "blank"], True),
