@@ -159,9 +159,11 @@ def truth_spots(zones: Zones, view: TableView, render, groups: frozenset[str] | 
             yield quad, firm
 
 
-def _context_prep() -> Preprocessing:
-    return Preprocessing(CONTEXT_SIZE, "bgr", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0),
-                         CropSettings("quad", CONTEXT_MARGIN))
+def context_prep(size: tuple[int, int] = CONTEXT_SIZE, margin: float = CONTEXT_MARGIN) -> Preprocessing:
+    """How spots are cut for the cache: ``size`` (h, w) px around each spot and ``margin``
+    of it on each side, raw BGR (the recipe's crop and augmentation cut the model's input
+    from it)."""
+    return Preprocessing(size, "bgr", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0), CropSettings("quad", margin))
 
 
 def render_photo(seed: int, groups: frozenset[str] | None = None) -> Photo:
@@ -181,33 +183,39 @@ def render_photo(seed: int, groups: frozenset[str] | None = None) -> Photo:
 
 
 def cut_spots(seed: int, labels: Sequence[str] = LABELS, blank_keep: float = BLANK_KEEP,
-              groups: frozenset[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Cut the firm spots of render ``seed`` (of ``groups`` only, where given): (patches
-    (N, 24, 24, 3) uint8, label indices (N,) into ``labels``), white-balanced as the recogniser
-    balances them (:mod:`~tableref.vision.recognise.daluigi_colour`).
+              groups: frozenset[str] | None = None, context: Preprocessing | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Cut the firm spots of render ``seed`` (of ``groups`` only, where given) as ``context``
+    cuts them (default :func:`context_prep`): (patches (N, h, w, 3) uint8, label indices (N,)
+    into ``labels``), white-balanced as the recogniser balances them
+    (:mod:`~tableref.vision.recognise.daluigi_colour`).
 
     Blank spots are kept with probability ``blank_keep`` (seeded by ``seed``). A render
     whose markers cannot be found gives no samples (the recogniser cannot read it either).
     """
+    context = context or context_prep()
     photo = render_photo(seed, groups)
     rng = np.random.default_rng(seed)
     spots = [(q, label) for q, label in zip(photo.quads, photo.labels) if label != BLANK or rng.random() < blank_keep]
     if not spots:
-        return np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
-    patches = balance(crop_patches(photo.image, [q for q, _ in spots], _context_prep()), photo.gains)
+        return np.empty((0, *context.input_size, 3), np.uint8), np.empty(0, np.int64)
+    patches = balance(crop_patches(photo.image, [q for q, _ in spots], context), photo.gains)
     index = {label: i for i, label in enumerate(labels)}
     return patches, np.array([index[label] for _, label in spots], np.int64)
 
 
 def samples_of(seed: int, count: int, per_render: int, version: str,
-               cut: Callable[[int], tuple[np.ndarray, np.ndarray]], labels: Sequence[str]) -> list[SpotSample]:
+               cut: Callable[[int], tuple[np.ndarray, np.ndarray]], labels: Sequence[str],
+               context: Preprocessing | None = None) -> list[SpotSample]:
     """Samples of about ``count`` spots (about ``per_render`` a render) from training renders
     (seeds from ``seed``) and validation renders (seeds from :data:`VAL_SEED`): each render
-    cached, and its spots as ``cut(seed)`` cuts them (label indices into ``labels``) cached
-    beside it in the folder ``version``."""
+    cached, and its spots as ``cut(seed)`` cuts them (label indices into ``labels``; patches as
+    ``context`` cuts them, default :func:`context_prep`) cached beside it in the folder
+    ``version``."""
     train_seeds, val_seeds = seeds_for(count, per_render, VAL_RATIO, seed, VAL_SEED)
     daluigi_renders.fill(train_seeds + val_seeds)
-    inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
+    context = context or context_prep()
+    inner = inner_quad(context.input_size, context.crop.margin)
     samples: list[SpotSample] = []
     for split_name, seeds in (("train", train_seeds), ("val", val_seeds)):
         for s in seeds:

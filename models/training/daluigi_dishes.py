@@ -1,18 +1,23 @@
-"""The ``daluigi-dishes`` recipe: a guest card's order fields alone, each a cube or its bare field.
+"""The ``daluigi-dishes`` recipes: a guest card's order fields alone, each a cube or its bare field.
 
 A cube on an order field lies on a square printed in its own colour (a cube of another colour
 there is a flag), so what tells it from the bare field is its shading, its rounded edges and
 its shadow, a few pixels in a view of the whole table. The spot classifier
 (:mod:`.daluigi`) learns order fields among every other spot of the table, of which they are a
 small share (about 470 cubes on order fields in 100 training renders, against some 15,000
-spots of all kinds kept); this recipe trains a classifier on order fields alone, from three
-times as many renders as the spot classifier (1,200 against 420), with that classifier's input
-and its labels for that group (:data:`~tableref.vision.recognise.daluigi_labels.ALLOWED`), so
-the recogniser reads the patches it has already cut.
+spots of all kinds kept); these recipes train classifiers on order fields alone, from three
+times as many renders as the spot classifier (1,200 against 420), with its labels for that
+group (:data:`~tableref.vision.recognise.daluigi_labels.ALLOWED`).
+
+``daluigi-dishes`` sees a field with 0.6 of it around on each side, so the fields above and
+below it show: a die beside the bare field printed in its colour is told by the difference.
+``daluigi-dishes-b``, the second opinion, takes the spot classifiers' input (a fifth around), so
+the recogniser reads it from the patches it has already cut.
 
 Renders: training seeds ``TRAIN_SEED ..`` (the second spot classifier's and more) and
 validation seeds ``VAL_SEED ..``, cached as the spot recipes cache them; the order fields of
-each are cut once more and cached beside them (``DISHES_VERSION``). Test seeds ``3000000 ..`` are never used here.
+each are cut once more for each recipe and cached beside them (``DISHES_VERSION``,
+``SECOND_DISHES_VERSION``). Test seeds ``3000000 ..`` are never used here.
 """
 
 from __future__ import annotations
@@ -22,9 +27,10 @@ from dataclasses import replace
 import numpy as np
 
 from ...vision.recognise.daluigi_labels import ALLOWED
-from ...vision.recognise.daluigi_model import DISH_MODEL_NAME
+from ...vision.recognise.daluigi_model import DISH_MODEL_NAME, PREPROCESSING, SECOND_DISH_MODEL_NAME
 from ...vision.recognise.daluigi_zones import DISH
-from .daluigi import RECIPE, SECOND_TRAIN_SEED, VAL_RATIO, VAL_SEED, cut_spots, samples_of
+from ..card import CropSettings, Preprocessing
+from .daluigi import RECIPE, SECOND_TRAIN_SEED, VAL_RATIO, VAL_SEED, context_prep, cut_spots, samples_of
 from .recipes import register
 from .spots import SpotSample
 
@@ -36,21 +42,38 @@ DISHES_PER_RENDER = 20
 BLANK_KEEP = 0.25
 #: Training renders from (the second spot classifier's: a warm cache holds the first of them).
 TRAIN_SEED = SECOND_TRAIN_SEED
-#: Version of the cached order-field cuts: bump it whenever cutting or labelling changes.
-DISHES_VERSION = "d1"
+#: Versions of the cached order-field cuts (the first model's, the second's): bump one whenever
+#: its cutting or labelling changes.
+DISHES_VERSION, SECOND_DISHES_VERSION = "d2", "d1"
+#: The first model's input: a field and 0.6 of it around on each side, the spot classifiers'
+#: size and normalisation.
+PREPROCESSING_DISHES = replace(PREPROCESSING, crop=CropSettings("quad", 0.6))
+#: Its cached cut: wider than the input (for the augmentation's shifts and turns), at about the
+#: input's resolution.
+DISH_CONTEXT = context_prep((32, 32), 0.85)
+#: The second model's cut: the spot recipes'.
+SECOND_DISH_CONTEXT = context_prep()
 
 
-def render_dishes(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Cut the firm order-field spots of render ``seed``: (patches (N, 24, 24, 3) uint8, label
-    indices (N,) into :data:`LABELS`), white-balanced as the recogniser balances them; blank
-    ones kept with probability :data:`BLANK_KEEP` (seeded by ``seed``)."""
-    return cut_spots(seed, LABELS, BLANK_KEEP, frozenset({DISH}))
+def render_dishes(seed: int, context: Preprocessing = DISH_CONTEXT) -> tuple[np.ndarray, np.ndarray]:
+    """Cut the firm order-field spots of render ``seed`` as ``context`` cuts them: (patches
+    (N, h, w, 3) uint8, label indices (N,) into :data:`LABELS`), white-balanced as the
+    recogniser balances them; blank ones kept with probability :data:`BLANK_KEEP` (seeded by
+    ``seed``)."""
+    return cut_spots(seed, LABELS, BLANK_KEEP, frozenset({DISH}), context)
 
 
 def build(seed: int, count: int) -> list[SpotSample]:
-    """Samples of about ``count`` order-field spots from training renders (seeds from ``seed``)
-    and validation renders (seeds from :data:`VAL_SEED`), each render and its cuts cached."""
-    return samples_of(seed, count, DISHES_PER_RENDER, DISHES_VERSION, render_dishes, LABELS)
+    """Samples of about ``count`` order-field spots cut for the first model, from training
+    renders (seeds from ``seed``) and validation renders (seeds from :data:`VAL_SEED`), each
+    render and its cuts cached."""
+    return samples_of(seed, count, DISHES_PER_RENDER, DISHES_VERSION, render_dishes, LABELS, DISH_CONTEXT)
+
+
+def build_second(seed: int, count: int) -> list[SpotSample]:
+    """As :func:`build`, the fields cut as the spot recipes cut them."""
+    return samples_of(seed, count, DISHES_PER_RENDER, SECOND_DISHES_VERSION,
+                      lambda s: render_dishes(s, SECOND_DISH_CONTEXT), LABELS, SECOND_DISH_CONTEXT)
 
 
 RECIPE_DISHES = register(replace(
@@ -59,6 +82,7 @@ RECIPE_DISHES = register(replace(
     train_seed=TRAIN_SEED,
     description="Da Luigi order fields: a cube or the bare field printed in its colour, from renders of the twin",
     labels=LABELS,
+    preprocessing=PREPROCESSING_DISHES,
     build=build,
     samples=24_000,
     val_fraction=VAL_RATIO,
@@ -66,4 +90,14 @@ RECIPE_DISHES = register(replace(
     measured_on=(f"order fields of guest cards in renders of the digital twin (validation render seeds {VAL_SEED}..; "
                  f"training seeds {TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real "
                  "set"),
+))
+
+#: The second opinion: the first recipe's settings with the spot classifiers' input, on the same
+#: renders (the recipe ``daluigi-dishes`` was before 2026-12-02, evening).
+SECOND_RECIPE_DISHES = register(replace(
+    RECIPE_DISHES,
+    name=SECOND_DISH_MODEL_NAME,
+    description="Da Luigi order fields, the second opinion: as daluigi-dishes, with the spot classifiers' input",
+    preprocessing=PREPROCESSING,
+    build=build_second,
 ))

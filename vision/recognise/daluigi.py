@@ -13,7 +13,7 @@ between three and four, from whether the fourth seat's strip shows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +32,7 @@ from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
                              pile_score, row_ends, tile_row)
 from .daluigi_labels import ALLOWED, LABELS
-from .daluigi_model import DISH_MODEL_NAME, MODEL_NAME, MODELS_DIR, SECOND_MODEL_NAME
+from .daluigi_model import DISH_MODEL_NAME, MODEL_NAME, MODELS_DIR, SECOND_DISH_MODEL_NAME, SECOND_MODEL_NAME
 from .daluigi_zones import CARD_GROUPS, DISH, Spot, Zones, zones_for
 from .edges import unsure_beside_covered
 
@@ -118,15 +118,17 @@ class Spots:
     (:func:`~..second_looks.with_second_looks`). A guest card's order fields are read by
     ``dishes``, where given: a classifier of the order fields alone
     (:mod:`tableref.models.training.daluigi_dishes`), which tells a cube from the bare field
-    printed in its colour more surely than the spot classifiers do.
+    printed in its colour more surely than the spot classifiers do; a field it reads below
+    :data:`SECOND_OPINION_BELOW` is read by ``second_dishes`` too, where given, as above.
     """
 
     def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, spots: list[Spot],
-                 gains: np.ndarray, second: Classifier | None = None, dishes: Classifier | None = None):
+                 gains: np.ndarray, second: Classifier | None = None, dishes: Classifier | None = None,
+                 second_dishes: Classifier | None = None):
         self.spots = spots
         self.quads_px = view.quads_to_image([s.quad_mm for s in spots])
         self._image, self._gains, self._classifier, self._second = image, gains, classifier, second
-        self._dishes = dishes
+        self._dishes, self._second_dishes = dishes, second_dishes
         self.probs: list[np.ndarray | None] = [None] * len(spots)
         self._by_place: dict[str, list[int]] = {}
         for i, s in enumerate(spots):
@@ -135,7 +137,7 @@ class Spots:
         self._classify([i for i in range(len(spots)) if i not in later])
         self._classify([i for place, rows in self._by_place.items() if later.intersection(rows)
                         and not row_ends(self.of(place)) for i in rows if i in later])
-        del self._image, self._gains, self._classifier, self._second, self._dishes
+        del self._image, self._gains, self._classifier, self._second, self._dishes, self._second_dishes
 
     def _classify(self, which: list[int]) -> None:
         if not which:
@@ -153,7 +155,7 @@ class Spots:
         if self._second is not None:  # not on the order fields, where the order-field classifier reads
             probs = self._second_opinion(probs, patches, groups != DISH if self._dishes is not None else None)
         if self._dishes is not None:
-            probs = self._dish_reading(probs, patches, groups, index)
+            probs = self._dish_reading(probs, patches, quads, groups, index)
         for group, allowed in ALLOWED.items():
             rows = np.flatnonzero(groups == group)
             if not len(rows):
@@ -181,14 +183,30 @@ class Spots:
                                       others=[second])
         return out
 
-    def _dish_reading(self, probs: np.ndarray, patches: np.ndarray, groups: np.ndarray,
+    def _dish_reading(self, probs: np.ndarray, patches: np.ndarray, quads: np.ndarray, groups: np.ndarray,
                       index: dict[str, int]) -> np.ndarray:
-        """``probs`` with the order fields' rows read by the order-field classifier instead
-        (the same patches; its labels are the group's)."""
+        """``probs`` with the order fields' rows read by the order-field classifiers instead
+        (their labels are the group's; each reads the patches already cut where it takes the
+        spot classifier's input, else cuts its own as its card says)."""
         rows = np.flatnonzero(groups == DISH)
         if not len(rows):
             return probs
-        own = self._dishes.predict(to_tensor(patches[rows], self._dishes.card.preprocessing)).probabilities
+        def look(model: Classifier) -> Callable[[list], np.ndarray]:
+            """How ``model`` reads order fields given as their places in ``rows``."""
+            prep = model.card.preprocessing
+            same = prep == self._classifier.card.preprocessing
+
+            def read(at: list) -> np.ndarray:
+                which = rows[[int(i) for i in at]]
+                cut = patches[which] if same else balance(crop_patches(self._image, list(quads[which]), prep),
+                                                          self._gains)
+                return model.predict(to_tensor(cut, prep)).probabilities
+            return read
+
+        fields = list(range(len(rows)))
+        first = look(self._dishes)(fields)
+        others = [] if self._second_dishes is None else [look(self._second_dishes)]
+        own = with_second_looks(look(self._dishes), fields, (), SECOND_OPINION_BELOW, first=first, others=others)
         out = probs.copy()
         out[rows] = 0.0
         out[np.ix_(rows, [index[label] for label in self._dishes.labels])] = own
@@ -226,21 +244,27 @@ class DaLuigiRecogniser:
         (:data:`~.daluigi_model.SECOND_MODEL_NAME`).
     dishes : Classifier, optional
         The order-field classifier (:data:`~.daluigi_model.DISH_MODEL_NAME`; labels those of
-        the order-field group, the spot classifier's input), which reads the order fields.
+        the order-field group, its own input), which reads the order fields.
+    second_dishes : Classifier, optional
+        A second order-field classifier (:data:`~.daluigi_model.SECOND_DISH_MODEL_NAME`), asked
+        about the fields ``dishes`` reads unsurely; only beside ``dishes``.
     """
 
     def __init__(self, classifier: Classifier, zones: Zones | None = None, deck: str = "",
                  min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None,
-                 dishes: Classifier | None = None):
+                 dishes: Classifier | None = None, second_dishes: Classifier | None = None):
         missing = sorted(set(LABELS) - set(classifier.labels))
         if missing:
             raise RecognitionError(f"model {classifier.card.name!r} lacks Da Luigi labels {missing[:5]}")
         check_second_model(classifier, second, "spots")
-        if dishes is not None and (dishes.labels != ALLOWED[DISH]
-                                   or dishes.card.preprocessing != classifier.card.preprocessing):
-            raise RecognitionError(f"model {dishes.card.name!r} does not read order fields as {classifier.card.name!r} "
-                                   "cuts them (labels or input differ)")
-        self.classifier, self.second, self.dishes = classifier, second, dishes
+        for model in (dishes, second_dishes):
+            if model is not None and model.labels != ALLOWED[DISH]:
+                raise RecognitionError(f"model {model.card.name!r} does not read order fields: its labels are not "
+                                       f"the {len(ALLOWED[DISH])} of that group")
+        if second_dishes is not None and dishes is None:
+            raise RecognitionError(f"model {second_dishes.card.name!r} is a second opinion on order fields, "
+                                   "asked only beside a first order-field model")
+        self.classifier, self.second, self.dishes, self.second_dishes = classifier, second, dishes, second_dishes
         self.zones = zones or zones_for(None)
         self.cards = CardTable.of(load_deck(deck))
         self.min_confidence = min_confidence
@@ -251,10 +275,13 @@ class DaLuigiRecogniser:
         """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
         :func:`~.common.model_card_path`) with the zones of ``profile``; the second and the
         order-field classifier where their cards lie beside the first's
-        (:func:`~.common.open_second_model`)."""
+        (:func:`~.common.open_second_model`), and the second order-field classifier beside
+        the first."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
+        dishes = open_second_model(first, DISH_MODEL_NAME)
         return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME),
-                   dishes=open_second_model(first, DISH_MODEL_NAME))
+                   dishes=dishes,
+                   second_dishes=open_second_model(first, SECOND_DISH_MODEL_NAME) if dishes is not None else None)
 
     def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None,
              view: TableView | None = None) -> Recognition:
@@ -274,7 +301,8 @@ class DaLuigiRecogniser:
             raise RecognitionError(f"a Da Luigi table of {width:.0f} x {depth:.0f} mm is laid out "
                                    f"for {' or '.join(map(str, counts))} players, not {players}")
         gains = gains_for(image, view, profile.colour_references if profile is not None else None)
-        read = Spots(self.classifier, image, view, self._spots(max(counts)), gains, self.second, self.dishes)
+        read = Spots(self.classifier, image, view, self._spots(max(counts)), gains, self.second, self.dishes,
+                     self.second_dishes)
         strips = [float(read.of(f"strip:{p}")[:, 0].mean()) for p in range(min(counts))]
         if max(strips) < STRIP_SHOWS:
             raise RecognitionError("the table markers are there but no Da Luigi ristorante strip shows where the "
