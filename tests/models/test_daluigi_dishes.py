@@ -11,7 +11,7 @@ from tableref.models.training import daluigi, daluigi_dishes, daluigi_renders
 from tableref.models.training.recipes import get_recipe
 from tableref.vision.recognise.common import locate_table
 from tableref.vision.recognise.daluigi_labels import ALLOWED, BLANK
-from tableref.vision.recognise.daluigi_model import DISH_MODEL_NAME, PREPROCESSING
+from tableref.vision.recognise.daluigi_model import DISH_MODEL_NAME, PREPROCESSING, SECOND_DISH_MODEL_NAME
 from tableref.vision.recognise.daluigi_zones import DISH, load_daluigi_zones
 
 #: A training render with cubes on its guests' order fields (seeded: the twin deals it so).
@@ -27,16 +27,32 @@ def cache(tmp_path_factory):
         yield folder
 
 
-def test_the_recipe_reads_order_fields_as_the_recogniser_cuts_them():
-    recipe = get_recipe(DISH_MODEL_NAME)
-    assert recipe.labels == ALLOWED[DISH] and recipe.preprocessing == PREPROCESSING
+@pytest.mark.parametrize("name, margin", [(DISH_MODEL_NAME, 0.6), (SECOND_DISH_MODEL_NAME, PREPROCESSING.crop.margin)])
+def test_the_recipes_read_order_fields_with_the_spot_classifiers_labels(name, margin):
+    recipe = get_recipe(name)
+    assert recipe.labels == ALLOWED[DISH]
+    assert recipe.preprocessing.input_size == PREPROCESSING.input_size and recipe.preprocessing.crop.margin == margin
     assert recipe.train_seed == daluigi_dishes.TRAIN_SEED and recipe.val_seed == daluigi.VAL_SEED
     assert recipe.samples // daluigi_dishes.DISHES_PER_RENDER == 1200  # renders, validation ones included
 
 
+def test_the_second_recipe_reads_as_the_spot_classifiers_cut():
+    assert get_recipe(SECOND_DISH_MODEL_NAME).preprocessing == PREPROCESSING
+
+
+def test_the_wide_cut_holds_the_models_input_and_room_to_move_it():
+    """The cut around each field is wider than the first model's input by more than the
+    augmentation moves it, at least at the input's resolution."""
+    context, recipe = daluigi_dishes.DISH_CONTEXT, get_recipe(DISH_MODEL_NAME)
+    aug, crop = recipe.augmentation, recipe.preprocessing.crop
+    assert context.crop.margin >= crop.margin + aug.shift
+    assert context.input_size[0] / (1 + 2 * context.crop.margin) >= \
+        recipe.preprocessing.input_size[0] / (1 + 2 * crop.margin) - 1
+
+
 def test_order_fields_are_cut_with_the_spot_recipes_labels(cache):
     patches, labels = daluigi_dishes.render_dishes(SEED)
-    assert patches.shape == (len(labels), *daluigi.CONTEXT_SIZE, 3) and patches.dtype == np.uint8
+    assert patches.shape == (len(labels), *daluigi_dishes.DISH_CONTEXT.input_size, 3) and patches.dtype == np.uint8
     got = Counter(daluigi_dishes.LABELS[i] for i in labels)
     # the same labels as the spot recipe gives the order fields of that render (blank ones aside)
     render = daluigi_renders.load(SEED)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ from tableref.vision.recognise.daluigi import DaLuigiRecogniser
 from tableref.vision.recognise.daluigi_labels import ALLOWED, LABELS
 from tableref.vision.recognise.daluigi_live import LiveDaLuigi
 from tableref.vision.recognise.daluigi_model import (DISH_MODEL_NAME, MODEL_NAME, MODELS_DIR, PREPROCESSING,
-                                                     SECOND_MODEL_NAME)
+                                                     SECOND_DISH_MODEL_NAME, SECOND_MODEL_NAME)
 from tableref.vision.recognise.daluigi_zones import CARD_GROUPS, DISH
 
 #: Fresh renders read by the test (the benchmark reads 300 from 3000000).
@@ -64,18 +65,51 @@ def test_the_recogniser_asks_the_second_model_and_refuses_one_that_reads_otherwi
         DaLuigiRecogniser(recogniser.classifier, second=Classifier.open(MODELS_DIR / "ligretto-cells.card.json"))
 
 
-def test_the_order_field_model_matches_its_card():
-    path = MODELS_DIR / f"{DISH_MODEL_NAME}.card.json"
+@pytest.mark.parametrize("name, margin", [
+    (DISH_MODEL_NAME, 0.6),         # the fields above and below in view
+    (SECOND_DISH_MODEL_NAME, 0.2),  # the spot classifiers' input: it reads their patches
+])
+def test_the_order_field_models_match_their_cards(name, margin):
+    path = MODELS_DIR / f"{name}.card.json"
     card = load_card(path)
-    assert card.labels == ALLOWED[DISH] and card.preprocessing == PREPROCESSING
+    assert card.labels == ALLOWED[DISH] and card.preprocessing == replace(PREPROCESSING, crop=replace(
+        PREPROCESSING.crop, margin=margin))
     assert card.parameters <= 1_000_000
     Classifier.open(path)
 
 
-def test_the_recogniser_reads_order_fields_with_their_own_model_and_refuses_one_that_reads_otherwise(recogniser):
+def test_the_recogniser_reads_order_fields_with_their_own_models_and_refuses_ones_that_read_otherwise(recogniser):
     assert recogniser.dishes is not None and recogniser.dishes.card.name == DISH_MODEL_NAME
+    assert recogniser.second_dishes is not None and recogniser.second_dishes.card.name == SECOND_DISH_MODEL_NAME
     with pytest.raises(RecognitionError, match="order fields"):
         DaLuigiRecogniser(recogniser.classifier, dishes=recogniser.classifier)  # every label, not the group's
+    with pytest.raises(RecognitionError, match="order fields"):
+        DaLuigiRecogniser(recogniser.classifier, dishes=recogniser.dishes, second_dishes=recogniser.classifier)
+    with pytest.raises(RecognitionError, match="only beside a first"):
+        DaLuigiRecogniser(recogniser.classifier, second_dishes=recogniser.second_dishes)
+
+
+class Counting:
+    """A classifier that forwards to ``model`` and notes how many spots each call reads."""
+
+    def __init__(self, model: Classifier):
+        self.model, self.card, self.labels, self.calls = model, model.card, model.labels, []
+
+    def predict(self, tensor):
+        self.calls.append(len(tensor))
+        return self.model.predict(tensor)
+
+
+def test_the_second_order_field_model_is_asked_only_where_the_first_is_unsure(recogniser, shots):
+    first, second = Counting(recogniser.dishes), Counting(recogniser.second_dishes)
+    both = DaLuigiRecogniser(recogniser.classifier, second=recogniser.second, dishes=first, second_dishes=second)
+    for s in shots[:5]:
+        try:
+            assert both.read(s.image).observation == recogniser.read(s.image).observation
+        except RecognitionError:
+            continue
+    assert second.calls and all(0 < n for n in second.calls)
+    assert sum(second.calls) < sum(first.calls) / 3  # the unsure fields only, a few of each image's
 
 
 @pytest.fixture(scope="module")
