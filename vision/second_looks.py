@@ -2,7 +2,8 @@
 
 A spot the classifier reads surely is taken at once. A spot it is unsure of (its top
 probability below a bound) is cropped again through a few *views* (the quad scaled about its
-centre, or shifted along its sides by a fraction of their length) and its probabilities
+centre, shifted along its sides by a fraction of their length, or turned by quarter turns for
+a model trained on crops turned so) and its probabilities
 become the normalised geometric mean over all the looks. A label that only one window
 supports loses to one that every window finds; the cost is one more crop and forward pass per
 view, for the unsure spots only.
@@ -26,10 +27,12 @@ FLOOR = 1e-9
 class View:
     """A window moved from the quad it looks at: scaled about the quad's centre by ``scale``,
     then shifted by ``shift`` (along its first side, along its last side) in fractions of their
-    lengths."""
+    lengths, then turned by ``turns`` quarter turns (the corner order rolled, so that the crop
+    shows the quad turned anticlockwise: :mod:`~tableref.vision.crop`)."""
 
     scale: float = 1.0
     shift: tuple[float, float] = (0.0, 0.0)
+    turns: int = 0
 
     def __post_init__(self) -> None:
         if isinstance(self.scale, bool) or not isinstance(self.scale, (int, float)) \
@@ -39,13 +42,16 @@ class View:
                 and all(isinstance(s, (int, float)) and not isinstance(s, bool) and math.isfinite(s)
                         and abs(s) <= 0.5 for s in self.shift)):
             raise CropError(f"a view's shift is two fractions in -0.5..0.5, got {self.shift!r}")
+        if isinstance(self.turns, bool) or not isinstance(self.turns, int) or not 0 <= self.turns <= 3:
+            raise CropError(f"a view's turns are 0..3 quarter turns, got {self.turns!r}")
 
     def apply(self, quad: np.ndarray) -> np.ndarray:
         """``quad`` (4 corners in order) seen through this view."""
         q = as_quad(quad)
         centre = q.mean(axis=0)
         along, across = q[1] - q[0], q[3] - q[0]
-        return centre + (q - centre) * self.scale + self.shift[0] * along + self.shift[1] * across
+        moved = centre + (q - centre) * self.scale + self.shift[0] * along + self.shift[1] * across
+        return np.roll(moved, -self.turns, axis=0)
 
 
 Look = Callable[[list[np.ndarray]], np.ndarray]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tableref.vision.crop import CropError
+from tableref.models.card import Preprocessing
+from tableref.vision.crop import CropError, crop_patches
 from tableref.vision.second_looks import View, with_second_looks
 
 SQUARE = np.array([[10.0, 20.0], [30.0, 20.0], [30.0, 40.0], [10.0, 40.0]])
@@ -18,6 +19,9 @@ SQUARE = np.array([[10.0, 20.0], [30.0, 20.0], [30.0, 40.0], [10.0, 40.0]])
     (View(shift=(0.05, 0.0)), SQUARE + [1, 0]),
     (View(shift=(0.0, -0.1)), SQUARE + [0, -2]),
     (View(0.5, (0.5, 0.5)), [[25, 35], [35, 35], [35, 45], [25, 45]]),  # shifted by halves of the whole sides
+    (View(turns=1), [[30, 20], [30, 40], [10, 40], [10, 20]]),  # the top edge now the right one
+    (View(turns=2), [[30, 40], [10, 40], [10, 20], [30, 20]]),
+    (View(shift=(0.05, 0.0), turns=3), [[11, 40], [11, 20], [31, 20], [31, 40]]),  # shifted, then turned
 ])
 def test_a_view_scales_about_the_centre_and_shifts_along_the_sides(view, expected):
     assert np.allclose(view.apply(SQUARE), expected)
@@ -25,10 +29,20 @@ def test_a_view_scales_about_the_centre_and_shifts_along_the_sides(view, expecte
 
 @pytest.mark.parametrize("kwargs", [{"scale": 0.0}, {"scale": 3}, {"scale": float("nan")}, {"scale": True},
                                     {"shift": (0.6, 0.0)}, {"shift": (0.1,)}, {"shift": [0.1, 0.1]},
-                                    {"shift": (0.0, float("inf"))}])
+                                    {"shift": (0.0, float("inf"))}, {"turns": 4}, {"turns": -1}, {"turns": 1.0},
+                                    {"turns": True}])
 def test_bad_views_are_refused(kwargs):
     with pytest.raises(CropError):
         View(**kwargs)
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_turned_view_crops_the_same_pixels_turned_anticlockwise(turns):
+    image = np.random.default_rng(turns).integers(0, 256, (60, 60, 3), dtype=np.uint8)
+    prep = Preprocessing((20, 20), "rgb", (0.5,) * 3, (0.25,) * 3)
+    upright = crop_patches(image, [SQUARE], prep)[0]
+    turned = crop_patches(image, [View(turns=turns).apply(SQUARE)], prep)[0]
+    assert np.array_equal(turned, np.rot90(upright, turns))
 
 
 class Scripted:

@@ -21,14 +21,16 @@ SEED, SCENES = 3_100_000, 40
 #: right; the recogniser does not reach them yet (docs/ligretto-recognition.md gives the
 #: figures). This test holds it to what it reaches on these renders, with a margin, so that
 #: a change that reads worse fails.
-#: Measured on these 40 renders with the shipped models and second looks: 0.56 % and 26 of 40
-#: boards (the same without the second cover classifier; with the cover classifier from half
-#: the renders 0.54 % and 23; without second looks 0.65 % and 19).
-MAX_SPACE_ERROR, MIN_EXACT = 0.010, 0.45
+#: Measured on these 40 renders with the shipped models and second looks (2026-12-03, with
+#: the turned looks): 0.544 % (strict) and 28 of 40 boards (strict); 0.614 % and 27 without
+#: the turned looks (2026-12-01: 0.56 % and 26; with the cover classifier from half the
+#: renders 0.54 % and 23; without second looks 0.65 % and 19).
+MAX_SPACE_ERROR, MIN_EXACT = 0.008, 0.55
 #: Misread readings per space, whatever the count of misses (a change that trades unread
-#: spaces for wrong readings fails here): 17 in 5,696 spaces (0.30 %) measured on these renders
-#: with the shipped models (2026-12-01; by the benchmark's count 27 spaces wrong, 26 boards exact).
-MAX_MISREAD = 0.006
+#: spaces for wrong readings fails here): 10 in 5,696 spaces (0.18 %) measured on these renders
+#: with the shipped models and turned looks (2026-12-03; 13 without them; by the benchmark's
+#: count 22 spaces wrong, 31 boards exact).
+MAX_MISREAD = 0.004
 
 
 @pytest.fixture(scope="module")
