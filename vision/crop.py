@@ -153,6 +153,16 @@ def region_quad(region: Region, prep: Preprocessing, px_per_mm: float | None = N
     return Box(tuple(quad.mean(axis=0)), (w_mm * px_per_mm, h_mm * px_per_mm), angle).quad()
 
 
+def _crop_corners(size: tuple[int, int], margin: float) -> np.ndarray:
+    """Where a quad's corners land in a crop of ``size`` (h, w) with ``margin`` (float32 (4, 2))."""
+    h, w = size
+    inset = margin / (1.0 + 2.0 * margin)
+    # Pixel centres run 0..w-1; corners of the crop are at -0.5 and w-0.5.
+    x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
+    y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
+
+
 def warp_matrix(quad: np.ndarray, size: tuple[int, int], margin: float) -> np.ndarray:
     """The 3x3 perspective transform taking ``quad`` (with ``margin``) onto an upright crop.
 
@@ -166,13 +176,25 @@ def warp_matrix(quad: np.ndarray, size: tuple[int, int], margin: float) -> np.nd
         Fraction of each side added on every side: the quad fills the central
         ``1 / (1 + 2 * margin)`` of the crop in each direction.
     """
-    h, w = size
-    inset = margin / (1.0 + 2.0 * margin)
-    # Pixel centres run 0..w-1; corners of the crop are at -0.5 and w-0.5.
-    x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
-    y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
-    dst = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
-    return cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.getPerspectiveTransform(quad.astype(np.float32), _crop_corners(size, margin))
+
+
+def _as_quads(regions: Sequence[Region]) -> np.ndarray | None:
+    """``regions`` as validated (N, 4, 2) float64 quads in one pass when they are all plain
+    corner arrays (what the recognisers pass, hundreds at a time); None when some region is a
+    :class:`Box` or not a number array (:func:`as_quad` then checks each on its own, with its
+    own message)."""
+    if not len(regions) or any(isinstance(r, Box) for r in regions):
+        return None
+    try:
+        quads = np.asarray(regions, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    if quads.shape != (len(regions), 4, 2) or not np.all(np.isfinite(quads)):
+        return None
+    x, y = quads[..., 0], quads[..., 1]
+    area = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+    return quads if bool(np.all(area >= 1.0)) else None
 
 
 def crop_patches(image: np.ndarray, regions: Sequence[Region], prep: Preprocessing,
@@ -198,8 +220,12 @@ def crop_patches(image: np.ndarray, regions: Sequence[Region], prep: Preprocessi
     check_bgr_image(image)
     h, w = prep.input_size
     out = np.empty((len(regions), h, w, 3), dtype=np.uint8)
-    for i, region in enumerate(regions):
-        matrix = warp_matrix(region_quad(region, prep, px_per_mm), (h, w), prep.crop.margin)
+    quads = _as_quads(regions) if prep.crop.region == "quad" else None
+    if quads is None:
+        quads = [region_quad(region, prep, px_per_mm) for region in regions]
+    corners = _crop_corners((h, w), prep.crop.margin)
+    for i, quad in enumerate(quads):
+        matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), corners)
         out[i] = cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=BORDER_MODE)
     return out
 

@@ -96,6 +96,31 @@ def test_batch_and_empty_batch():
     assert crop(img, [], prep(colour="gray")).shape == (0, 1, 4, 4)
 
 
+def test_many_quads_at_once_crop_as_each_alone():
+    """Plain corner arrays are checked in one pass; the patches are the same as one at a time."""
+    rng = np.random.default_rng(5)
+    img = rng.integers(0, 256, (90, 120, 3), dtype=np.uint8)
+    centres = rng.uniform(15, 75, (50, 2))
+    quads = np.stack([Box(tuple(c), tuple(rng.uniform(4, 30, 2)), rng.uniform(-180, 180)).quad() for c in centres])
+    settings = prep(size=(12, 12), margin=0.2)
+    together = crop_patches(img, list(quads), settings)
+    assert together.shape == (50, 12, 12, 3)
+    for quad, patch in zip(quads, together):  # beside a Box, each region is checked on its own
+        np.testing.assert_array_equal(crop_patches(img, [quad, Box((10, 10), (5, 5))], settings)[0], patch)
+    np.testing.assert_array_equal(crop_patches(img, quads, settings), together)  # an (N, 4, 2) array too
+
+
+@pytest.mark.parametrize("bad, message", [
+    ([[0, 0], [0, 0], [0, 0], [0, 0]], "at least one pixel"),
+    ([[0, 0], [1, 0], [np.inf, 1], [0, 1]], "finite"),
+    ([[0, 0], [1, 0], [1, 1]], "shape"),
+])
+def test_one_bad_quad_among_many_is_named(bad, message):
+    good = [[TL, TR, BR, BL]] * 3
+    with pytest.raises(CropError, match=message):
+        crop_patches(grid_image(), good + [bad], prep())
+
+
 def test_box_mm_region_uses_scale():
     settings = prep(size=(8, 8), region="box_mm", box_mm=(10.0, 10.0))
     # A tiny quad at the grid centre; the card asks for 10 mm at 4 px/mm = the whole grid.
