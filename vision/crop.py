@@ -182,8 +182,8 @@ def warp_matrix(quad: np.ndarray, size: tuple[int, int], margin: float) -> np.nd
 def _as_quads(regions: Sequence[Region]) -> np.ndarray | None:
     """``regions`` as validated (N, 4, 2) float64 quads in one pass when they are all plain
     corner arrays (what the recognisers pass, hundreds at a time); None when some region is a
-    :class:`Box` or not a number array (:func:`as_quad` then checks each on its own, with its
-    own message)."""
+    :class:`Box`, or not four finite corners, or encloses less than a pixel (:func:`as_quad`
+    then checks each on its own and names what is wrong)."""
     if not len(regions) or any(isinstance(r, Box) for r in regions):
         return None
     try:
