@@ -154,29 +154,22 @@ def region_quad(region: Region, prep: Preprocessing, px_per_mm: float | None = N
 
 
 def _crop_corners(size: tuple[int, int], margin: float) -> np.ndarray:
-    """Where a quad's corners land in a crop of ``size`` (h, w) with ``margin`` (float32 (4, 2))."""
-    h, w = size
-    inset = margin / (1.0 + 2.0 * margin)
-    # Pixel centres run 0..w-1; corners of the crop are at -0.5 and w-0.5.
-    x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
-    y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
-    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
-
-
-def warp_matrix(quad: np.ndarray, size: tuple[int, int], margin: float) -> np.ndarray:
-    """The 3x3 perspective transform taking ``quad`` (with ``margin``) onto an upright crop.
+    """Where a quad's corners land in an upright crop (float32 (4, 2), corner order as quads).
 
     Parameters
     ----------
-    quad : ndarray of shape (4, 2)
-        Corners in the documented order, image pixels.
     size : (int, int)
         (height, width) of the crop in pixels.
     margin : float
         Fraction of each side added on every side: the quad fills the central
         ``1 / (1 + 2 * margin)`` of the crop in each direction.
     """
-    return cv2.getPerspectiveTransform(quad.astype(np.float32), _crop_corners(size, margin))
+    h, w = size
+    inset = margin / (1.0 + 2.0 * margin)
+    # Pixel centres run 0..w-1; corners of the crop are at -0.5 and w-0.5.
+    x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
+    y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
 
 
 def _as_quads(regions: Sequence[Region]) -> np.ndarray | None:
@@ -224,7 +217,7 @@ def crop_patches(image: np.ndarray, regions: Sequence[Region], prep: Preprocessi
     if quads is None:
         quads = [region_quad(region, prep, px_per_mm) for region in regions]
     corners = _crop_corners((h, w), prep.crop.margin)
-    for i, quad in enumerate(quads):
+    for i, quad in enumerate(quads):  # the perspective transform taking the quad onto the crop
         matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), corners)
         out[i] = cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=BORDER_MODE)
     return out
