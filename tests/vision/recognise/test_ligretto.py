@@ -219,15 +219,35 @@ def test_lone_card_halves_are_settled_by_what_lies_beside_them(kinds, covers, ow
     quad = np.zeros((4, 2))
     cells = [(0, c) for c in range(len(kinds))]
     index = {cell: i for i, cell in enumerate(cells)}
-    spaces = {cell: _space(cell, i, ev, "red", 1.0, quad) for cell, i in index.items()}
+    # rings of several colours (a joker's four; colours are not asserted here)
+    spaces = {cell: _space(cell, i, ev, "red", 0.4, quad) for cell, i in index.items()}
 
     def again(cell, kind, confidence):
-        return _space(cell, index[cell], ev, "red", 1.0, quad, kind, confidence)
+        return _space(cell, index[cell], ev, "red", 0.4, quad, kind, confidence)
 
     made = _lone_halves(spaces, index, ev, set(), again)
     assert [spaces[c].cover for c in cells] == covers
     assert [spaces[c].owner for c in cells] == owners
     assert [card.cells for card in made] == cards
+
+
+@pytest.mark.parametrize("kinds, share, cover, confidence", [
+    # read as a joker, its ring of the four colours: a joker
+    ({"joker": 0.9, "card": 0.1}, 0.35, "joker", 0.9),
+    # read as a joker, its ring one colour: a card's half (its runner-up), as surely as among the rest
+    ({"joker": 0.9, "card": 0.08, "none": 0.02}, 0.9, "card", 0.8),
+    # ... a free space when that is the runner-up, and unknown when the rest is unsure
+    ({"joker": 0.9, "none": 0.1}, 0.95, "none", 1.0),
+    ({"joker": 0.8, "none": 0.1, "card": 0.1}, 1.0, None, 0.0),
+    # a card read with a ring of one colour is unaffected
+    ({"card": 0.9, "joker": 0.1}, 1.0, "card", 0.9),
+])
+def test_a_space_whose_ring_shows_one_colour_is_no_joker(kinds, share, cover, confidence):
+    from tableref.vision.recognise.ligretto import _space
+
+    s = _space((0, 0), 0, _evidence([kinds]), "red", share, np.zeros((4, 2)))
+    assert s.cover == cover
+    assert s.confidence == pytest.approx(confidence)
 
 
 @pytest.mark.parametrize("row, confidences, expected", [
