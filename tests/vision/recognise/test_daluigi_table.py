@@ -1,0 +1,83 @@
+"""The bare table's look (vision/recognise/daluigi_table.py) and its use for the hand places."""
+
+import cv2
+import numpy as np
+import pytest
+
+from tableref.vision.recognise import daluigi_table as table
+
+MARGIN = 0.2
+
+
+def _patch(bgr, middle_bgr=None, size=24):
+    """A patch of one colour, its middle (the spot without the crop's margin) another."""
+    p = np.full((size, size, 3), bgr, np.uint8)
+    if middle_bgr is not None:
+        cut = int(np.ceil(MARGIN / (1 + 2 * MARGIN) * size))
+        p[cut:size - cut, cut:size - cut] = middle_bgr
+    return p
+
+
+def _lab(bgr):
+    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+
+
+def test_squares_lie_along_the_edges_inside_the_play_area_away_from_the_corners():
+    w, d = 900.0, 680.0
+    squares = table.squares_mm((w, d))
+    assert len(squares) > 20
+    for q in squares:
+        assert q.shape == (4, 2)
+        assert q.min() >= table.INSET_MM - 1e-9 and q[:, 0].max() <= w - table.INSET_MM + 1e-9
+        assert q[:, 1].max() <= d - table.INSET_MM + 1e-9
+        near_x = min(q[:, 0].min(), w - q[:, 0].max()) < table.INSET_MM + table.SQUARE_MM + 1e-9
+        near_y = min(q[:, 1].min(), d - q[:, 1].max()) < table.INSET_MM + table.SQUARE_MM + 1e-9
+        assert near_x or near_y  # on the band
+        assert not (min(q[:, 0].min(), w - q[:, 0].max()) < table.CORNER_MM - 1e-9
+                    and min(q[:, 1].min(), d - q[:, 1].max()) < table.CORNER_MM - 1e-9)  # not at a marker
+
+
+def test_the_middle_is_measured_without_the_margin():
+    lab = table.middle_lab(np.stack([_patch((0, 0, 255), (40, 90, 150))]), MARGIN)
+    assert lab[0] == pytest.approx(_lab((40, 90, 150)), abs=1.0)
+
+
+def test_the_table_is_the_median_of_its_squares():
+    wood = (40, 90, 150)
+    squares = np.stack([_patch(wood)] * 5 + [_patch((200, 200, 200))] * 2)  # an arm over two squares
+    assert table.table_lab(squares, MARGIN) == pytest.approx(_lab(wood), abs=1.0)
+    assert table.table_lab(np.empty((0, 24, 24, 3), np.uint8), MARGIN) is None
+
+
+@pytest.mark.parametrize("middle, shows", [
+    ((40, 90, 150), True),     # the table itself
+    ((34, 77, 128), True),     # the table in a light shadow: darker, about the same hue
+    ((120, 170, 230), False),  # skin: about its hue, but far lighter
+    ((140, 60, 30), False),    # a blue sleeve
+    ((30, 30, 30), False),     # a black phone: far darker than the table
+])
+def test_a_spot_shows_the_table_by_its_hue_and_roughly_its_lightness(middle, shows):
+    wood = table.table_lab(np.stack([_patch((40, 90, 150))]), MARGIN)
+    got = table.shows_table(np.stack([_patch((0, 0, 0), middle)]), wood, MARGIN)
+    assert got.tolist() == [shows]
+
+
+def test_without_a_table_nothing_shows_it():
+    assert table.shows_table(np.stack([_patch((40, 90, 150))]), None, MARGIN).tolist() == [False]
+
+
+def test_a_bare_wood_hand_place_read_as_covered_is_read_empty(monkeypatch):
+    """Validation render 2000790: no welcoming hand lies out, and one seat's hand place shows
+    wood whose grain the spot classifier takes for a hand over it (0.99 covered)."""
+    from tableref.vision.recognise import daluigi
+    from tableref.vision.synthetic.dataset import sample
+
+    image = sample("daluigi", 2000790).image
+    recogniser = daluigi.DaLuigiRecogniser.open()
+
+    def hand(read):
+        return {it.where: it.label for it in read.observation.items}["hand"]
+
+    assert hand(recogniser.read(image)) == "0"
+    monkeypatch.setattr(daluigi, "ON_THE_TABLE", ())
+    assert hand(recogniser.read(image)) == "?"
