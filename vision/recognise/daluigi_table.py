@@ -1,15 +1,14 @@
 """The bare table's own look, for telling a spot that shows only the table from one under a hand.
 
-A pile's place at a seat (the served guests, the welcoming player's hand) lies on the bare
-table when the pile is short or absent. The spot classifier learnt tables of many kinds, and
-on a wood table whose grain runs along the cards' edges it reads some such spots as covered
-(``unknown`` 0.6-1.0) though they show the table whole: the welcoming player's hand, which
-must be seen absent at every seat to be read as none, was then unknown (5 of 150 validation
-renders 2000750..2000899). The table's look is measured in the image itself: the median colour
-(CIE Lab) of small squares along a band just inside the play area's edges, where nothing of the
-game lies (an arm crossing it covers a few squares; the median takes no notice). A spot whose
-middle has about that colour shows the table: the share the classifier gave ``unknown`` goes to
-``blank`` (:class:`~.daluigi.Spots`).
+The welcoming player's hand and revealed card lie at one seat's places on the bare table, and
+are read as absent only where every seat's place shows. The spot classifier learnt tables of
+many kinds, but on a wood table whose grain runs along the cards' edges it read some bare
+places as covered (``unknown`` 0.6-1.0), and the hand or the revealed card was then unknown (6
+of 150 validation renders 2000750..2000899). The table's look is measured in the image itself:
+the median colour (CIE Lab) of small squares along a band just inside the play area's edges,
+where nothing of the game lies (an arm crossing it covers a few squares; the median takes no
+notice). A spot whose middle has about that colour shows the table: the share the classifier
+gave ``unknown`` goes to ``blank`` (:class:`~.daluigi.Spots`, :data:`~.daluigi.ON_THE_TABLE`).
 """
 
 from __future__ import annotations

@@ -66,18 +66,24 @@ def test_without_a_table_nothing_shows_it():
     assert table.shows_table(np.stack([_patch((40, 90, 150))]), None, MARGIN).tolist() == [False]
 
 
-def test_a_bare_wood_hand_place_read_as_covered_is_read_empty(monkeypatch):
-    """Validation render 2000790: no welcoming hand lies out, and one seat's hand place shows
-    wood whose grain the spot classifier takes for a hand over it (0.99 covered)."""
+@pytest.mark.parametrize("seed, where, absent", [
+    # no welcoming hand lies out; one seat's hand place shows wood whose grain the spot
+    # classifier takes for a hand over it (0.99 covered)
+    (2000790, "hand", "0"),
+    # no revealed card; one seat's revealed place is read as covered the same way
+    (2000773, "revealed", ""),
+])
+def test_a_bare_wood_place_read_as_covered_is_read_empty(monkeypatch, seed, where, absent):
+    """Validation renders (never trained on) of a wood table."""
     from tableref.vision.recognise import daluigi
     from tableref.vision.synthetic.dataset import sample
 
-    image = sample("daluigi", 2000790).image
+    image = sample("daluigi", seed).image
     recogniser = daluigi.DaLuigiRecogniser.open()
 
-    def hand(read):
-        return {it.where: it.label for it in read.observation.items}["hand"]
+    def label(read):
+        return {it.where: it.label for it in read.observation.items}[where]
 
-    assert hand(recogniser.read(image)) == "0"
+    assert label(recogniser.read(image)) == absent
     monkeypatch.setattr(daluigi, "ON_THE_TABLE", ())
-    assert hand(recogniser.read(image)) == "?"
+    assert label(recogniser.read(image)) == "?"
