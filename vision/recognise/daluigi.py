@@ -382,7 +382,7 @@ class DaLuigiRecogniser:
         hands, shown = [], []
         for p in range(players):
             for s in range(SLOTS):
-                card, cubes = self._card(read.rows(f"slot:{p}:{s}"))
+                card, cubes = self._card(read.rows(f"slot:{p}:{s}"), s)
                 put(f"slot:{p}:{s}", card, f"slot:{p}:{s}")
                 if card.label != "":  # a card there (or unknown): its order
                     put(f"order:{p}:{s}", cubes, f"slot:{p}:{s}")
@@ -397,8 +397,9 @@ class DaLuigiRecogniser:
         put("revealed", *_welcoming(shown, ""))
         return items, places
 
-    def _card(self, rows: list[np.ndarray]) -> tuple[Read, Read]:
-        """A guest card's place from its spots' probabilities (dish fields, points, wait, ability)."""
+    def _card(self, rows: list[np.ndarray], slot: int | None = None) -> tuple[Read, Read]:
+        """A guest card's place from its spots' probabilities (dish fields, points, wait, ability);
+        ``slot``: its strip slot (None: the revealed card's place)."""
         if sum(float(row[-1]) < UNKNOWN_AT for row in rows) < MIN_SPOTS_SHOWN:
             return UNREAD, UNREAD  # too little shows to tell a card from none (as decode_card)
         blank = [float(row[-2] / max(row[:-1].sum(), 1e-12)) for row in rows]
@@ -406,7 +407,7 @@ class DaLuigiRecogniser:
             return Read("", min(blank)), UNREAD
         dishes = CARD_GROUPS.count(DISH)
         card, cubes = decode_card(np.stack(rows[:dishes]), rows[dishes], rows[dishes + 1], rows[dishes + 2],
-                                  self.cards, self.min_confidence)
+                                  self.cards, self.min_confidence, slot)
         if card.label is not None and card.confidence < self.min_confidence:
             card = UNREAD  # the cubes may still be known: cards alike in their dish fields
         return card, cubes

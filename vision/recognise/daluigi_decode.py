@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...rules.daluigi.catalogue import ABILITIES, COLOURS, MAX_DISHES, POINTS_RANGE, SEGMENTS, Deck, cubes_label
+from ...rules.daluigi.catalogue import (ABILITIES, COLOURS, MAX_DISHES, POINTS_RANGE, SEGMENTS, Deck, cubes_label,
+                                        slot_of_wait)
 
 #: A spot counts as covered when ``unknown`` is at least this probable.
 UNKNOWN_AT = 0.7
@@ -24,6 +25,12 @@ TINY = 1e-9
 #: Weight of a cube of another colour lying on a dish field, against the field's own colour
 #: (the twin and the rules allow it, as a flagged placement; it is rare).
 OTHER_CUBE_WEIGHT = 0.05
+#: Weight of a guest card lying left of the time segment of its waiting time: guests are laid
+#: under that segment and only ever pushed right ("The cards are placed on the guest fields
+#: below the players' ristorante strips so that the time matches the guest's waiting time";
+#: "a guest is moved one or more time segments to the right"). Such a card is a flagged
+#: placement, rare, so it weighs as little as a cube on a field of another colour.
+EARLY_GUEST_WEIGHT = 0.05
 #: How much each printed mark counts in telling cards apart (its log-probability's weight):
 #: the points digit is 4-5 px high in a 1280x720 view of the whole table and read least
 #: surely; the dish colours count fully.
@@ -133,6 +140,8 @@ class CardTable:
     layout : ndarray (cards,) int
         Which of the catalogue's different rows of dish fields each card has (cards of one
         layout take their cubes alike, however their marks differ).
+    first_slot : ndarray (cards,) int
+        The strip slot under each card's waiting time: the leftmost it may lie in.
     """
 
     ids: tuple[str, ...]
@@ -141,6 +150,7 @@ class CardTable:
     wait: np.ndarray
     ability: np.ndarray
     layout: np.ndarray
+    first_slot: np.ndarray
 
     @classmethod
     def of(cls, deck: Deck) -> CardTable:
@@ -154,7 +164,8 @@ class CardTable:
         layout = np.unique(dishes, axis=0, return_inverse=True)[1].reshape(-1)
         return cls(ids, dishes, np.array([c.points - POINTS_RANGE[0] for c in cards]),
                    np.array([SEGMENTS.index(c.wait) for c in cards]),
-                   np.array([ABILITIES.index(c.ability) for c in cards]), layout)
+                   np.array([ABILITIES.index(c.ability) for c in cards]), layout,
+                   np.array([slot_of_wait(c.wait) for c in cards]))
 
 
 def _log(q: np.ndarray, shown: bool | np.ndarray) -> np.ndarray:
@@ -163,7 +174,7 @@ def _log(q: np.ndarray, shown: bool | np.ndarray) -> np.ndarray:
 
 
 def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability: np.ndarray,
-                table: CardTable, min_posterior: float = 0.0) -> tuple[Read, Read]:
+                table: CardTable, min_posterior: float = 0.0, slot: int | None = None) -> tuple[Read, Read]:
     """A guest card's place -> (card id or "" for none, the cubes on its order fields).
 
     A covered spot (``unknown`` at least :data:`UNKNOWN_AT`) counts for no reading. With spots
@@ -173,6 +184,8 @@ def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability:
     differ only in a mark the camera cannot tell apart take their cubes alike) when that
     posterior reaches ``min_posterior`` and none of those fields is covered; their confidence
     is at most that posterior. The card comes with its own posterior, for the caller to weigh.
+    A card on a strip's ``slot`` left of its waiting time's segment weighs
+    :data:`EARLY_GUEST_WEIGHT` (None: a place off the strips, where any card may lie).
 
     Parameters
     ----------
@@ -203,6 +216,8 @@ def decode_card(dish: np.ndarray, points: np.ndarray, wait: np.ndarray, ability:
     per_field = np.where(has, fits[np.arange(MAX_DISHES)[None, :], np.maximum(table.dishes, 0)], log_blank[None, :])
     scores = (per_field.sum(axis=1) + w_pts * _log(pts[table.points], pts_shown)
               + w_wt * _log(wt[table.wait], wt_shown) + w_ab * _log(ab[table.ability], ab_shown))
+    if slot is not None:
+        scores = scores + np.where(table.first_slot > slot, np.log(EARLY_GUEST_WEIGHT), 0.0)
     every = np.concatenate([[empty], scores])
     post = np.exp(every - every.max())
     post /= post.sum()

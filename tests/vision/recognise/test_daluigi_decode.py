@@ -156,6 +156,26 @@ def test_decode_card_past_covered_spots_only_when_the_rest_decides(card_id, cove
     assert (card.label, cubes.label) == (card_label, cubes_label)
 
 
+# S1 waits 40 minutes (first slot 2), G82 10 (first slot 5); with the waiting time covered
+# nothing else tells them apart.
+@pytest.mark.parametrize("slot, card_label", [
+    (2, "S1"),  # under segment 40: G82 would lie left of its segment 10, which no legal move does
+    (5, None),  # under segment 10: either
+    (None, None),  # off the strips (the revealed card): either
+])
+def test_a_guest_is_read_where_its_waiting_time_lets_it_lie(slot, card_label):
+    card, _ = decode_card(*cover(card_probs("S1"), ("wait",)), CardTable.of(load_deck()), min_posterior=0.5,
+                          slot=slot)
+    assert card.label == card_label
+
+
+def test_a_guest_read_surely_left_of_its_segment_is_read_as_it_lies():
+    # G82 (waiting time 10) laid under segment 40 against the rules: its marks show, and the
+    # referee is to see the placement, not a legal card in its stead
+    card, _ = decode_card(*card_probs("G82"), CardTable.of(load_deck()), min_posterior=0.5, slot=2)
+    assert card.label == "G82"
+
+
 def test_cubes_are_read_when_the_card_is_one_of_two_alike():
     # S1's waiting time read as 40 or 10 alike: S1 or G82 (same dish fields), a red cube on its
     # second field. The card is a coin toss; the cubes are not.
