@@ -63,6 +63,8 @@ SECOND_OPINION_BELOW = 0.97
 #: (the hand alone: 100 and 92); with the served piles too, fewer (a served pile partly under
 #: a phone was read as ending there); with the supplies too, no more (102 and 93).
 ON_THE_TABLE = ("hand", "revealed")
+#: ... those leaning to covered at least this much (the table's look is measured only for them).
+LEANS_COVERED = 0.05
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,8 +141,7 @@ class Spots:
         self.quads_px = view.quads_to_image([s.quad_mm for s in spots])
         self._image, self._gains, self._classifier, self._second = image, gains, classifier, second
         self._dishes, self._second_dishes = dishes, second_dishes
-        self._table = (_table_look(image, view, classifier, gains)
-                       if any(s.place.split(":")[0] in ON_THE_TABLE for s in spots) else None)
+        self._view, self._table = view, _UNMEASURED  # the table's look, measured when first needed
         self.probs: list[np.ndarray | None] = [None] * len(spots)
         self._by_place: dict[str, list[int]] = {}
         for i, s in enumerate(spots):
@@ -149,7 +150,8 @@ class Spots:
         self._classify([i for i in range(len(spots)) if i not in later])
         self._classify([i for place, rows in self._by_place.items() if later.intersection(rows)
                         and not row_ends(self.of(place)) for i in rows if i in later])
-        del self._image, self._gains, self._classifier, self._second, self._dishes, self._second_dishes, self._table
+        del self._image, self._gains, self._classifier, self._second, self._dishes, self._second_dishes, self._view
+        del self._table
 
     def _classify(self, which: list[int]) -> None:
         if not which:
@@ -173,15 +175,22 @@ class Spots:
             if not len(rows):
                 continue
             p = probs[np.ix_(rows, [index[label] for label in allowed])]
-            on_table = np.array([self.spots[which[r]].place.split(":")[0] in ON_THE_TABLE for r in rows])
+            on_table = (np.array([self.spots[which[r]].place.split(":")[0] in ON_THE_TABLE for r in rows])
+                        & (p[:, -1] >= LEANS_COVERED))
             if on_table.any():  # a place on the bare table that shows the table is not covered
-                table = on_table & shows_table(patches[rows], self._table, prep.crop.margin)
+                table = on_table & shows_table(patches[rows], self._table_look(), prep.crop.margin)
                 p[table, allowed.index(BLANK)] += p[table, -1]
                 p[table, -1] = 0.0
             p[~inside[rows]] = np.eye(len(allowed))[-1]  # off the image: covered
             p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
             for r, row in zip(rows, p):
                 self.probs[which[r]] = row
+
+    def _table_look(self) -> np.ndarray | None:
+        """The bare table's colour (:func:`_table_look`), measured once."""
+        if self._table is _UNMEASURED:
+            self._table = _table_look(self._image, self._view, self._classifier, self._gains)
+        return self._table
 
     def _second_opinion(self, probs: np.ndarray, patches: np.ndarray, asked: np.ndarray | None) -> np.ndarray:
         """``probs`` (spots, labels; each spot's within its group's labels) with each spot read
@@ -243,6 +252,10 @@ class Spots:
         """The smallest turned rectangle (4, 2) image px around ``place``'s spots."""
         pts = self.quads_px[self._by_place[place]].reshape(-1, 2).astype(np.float32)
         return cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float64)
+
+
+#: The table's look before it is measured (None: it could not be).
+_UNMEASURED = object()
 
 
 def _table_look(image: np.ndarray, view: TableView, classifier: Classifier, gains: np.ndarray) -> np.ndarray | None:
