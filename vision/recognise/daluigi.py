@@ -32,8 +32,8 @@ from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
                              pile_score, row_ends, tile_row)
 from .daluigi_labels import ALLOWED, BLANK, LABELS
-from .daluigi_table import shows_table, squares_mm, table_lab
 from .daluigi_model import DISH_MODEL_NAME, MODEL_NAME, MODELS_DIR, SECOND_DISH_MODEL_NAME, SECOND_MODEL_NAME
+from .daluigi_table import shows_table, squares_mm, table_lab
 from .daluigi_zones import CARD_GROUPS, DISH, Spot, Zones, zones_for
 from .edges import unsure_beside_covered
 
@@ -150,8 +150,8 @@ class Spots:
         self._classify([i for i in range(len(spots)) if i not in later])
         self._classify([i for place, rows in self._by_place.items() if later.intersection(rows)
                         and not row_ends(self.of(place)) for i in rows if i in later])
-        del self._image, self._gains, self._classifier, self._second, self._dishes, self._second_dishes, self._view
-        del self._table
+        del (self._image, self._gains, self._classifier, self._second, self._dishes, self._second_dishes,
+             self._view, self._table)
 
     def _classify(self, which: list[int]) -> None:
         if not which:
@@ -187,9 +187,9 @@ class Spots:
                 self.probs[which[r]] = row
 
     def _table_look(self) -> np.ndarray | None:
-        """The bare table's colour (:func:`_table_look`), measured once."""
+        """The bare table's colour (:func:`_measure_table`), measured once."""
         if self._table is _UNMEASURED:
-            self._table = _table_look(self._image, self._view, self._classifier, self._gains)
+            self._table = _measure_table(self._image, self._view, self._classifier, self._gains)
         return self._table
 
     def _second_opinion(self, probs: np.ndarray, patches: np.ndarray, asked: np.ndarray | None) -> np.ndarray:
@@ -258,7 +258,8 @@ class Spots:
 _UNMEASURED = object()
 
 
-def _table_look(image: np.ndarray, view: TableView, classifier: Classifier, gains: np.ndarray) -> np.ndarray | None:
+def _measure_table(image: np.ndarray, view: TableView, classifier: Classifier, gains: np.ndarray
+                   ) -> np.ndarray | None:
     """The bare table's colour in ``image`` (:func:`~.daluigi_table.table_lab`), from the squares
     along the play area's edges that lie in the image, cut and balanced as the spots are."""
     prep = classifier.card.preprocessing
