@@ -153,8 +153,9 @@ def region_quad(region: Region, prep: Preprocessing, px_per_mm: float | None = N
     return Box(tuple(quad.mean(axis=0)), (w_mm * px_per_mm, h_mm * px_per_mm), angle).quad()
 
 
-def _crop_corners(size: tuple[int, int], margin: float) -> np.ndarray:
-    """Where a quad's corners land in an upright crop (float32 (4, 2), corner order as quads).
+def inner_quad(size: tuple[int, int], margin: float) -> np.ndarray:
+    """Where a quad's corners land in an upright crop ((4, 2) px, corner order as quads): the
+    region itself inside the patch cut around it.
 
     Parameters
     ----------
@@ -169,7 +170,7 @@ def _crop_corners(size: tuple[int, int], margin: float) -> np.ndarray:
     # Pixel centres run 0..w-1; corners of the crop are at -0.5 and w-0.5.
     x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
     y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
-    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
 
 
 def _as_quads(regions: Sequence[Region]) -> np.ndarray | None:
@@ -216,7 +217,7 @@ def crop_patches(image: np.ndarray, regions: Sequence[Region], prep: Preprocessi
     quads = _as_quads(regions) if prep.crop.region == "quad" else None
     if quads is None:
         quads = [region_quad(region, prep, px_per_mm) for region in regions]
-    corners = _crop_corners((h, w), prep.crop.margin)
+    corners = inner_quad((h, w), prep.crop.margin).astype(np.float32)
     for i, quad in enumerate(quads):  # the perspective transform taking the quad onto the crop
         matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), corners)
         out[i] = cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=BORDER_MODE)

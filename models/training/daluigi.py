@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from ...rules.daluigi.catalogue import COLOURS, MAX_DISHES, load_deck
-from ...vision.crop import crop_patches
+from ...vision.crop import crop_patches, inner_quad
 from ...vision.recognise.common import RecognitionError, TableView, locate_table
 from ...vision.recognise.daluigi_colour import balance, gains_for
 from ...vision.recognise.daluigi_labels import BLANK, EDGE_LABEL, LABELS, STRIP_LABEL, UNKNOWN
@@ -33,7 +33,7 @@ from . import daluigi_renders
 from .adapt import Photo
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import SpotSample, cached_arrays, firm_label, inner_quad, seeds_for, split_by_render
+from .spots import SpotSample, cached_arrays, firm_label, seeds_for, split_by_render
 
 log = logging.getLogger(__name__)
 

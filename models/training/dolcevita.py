@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, money_label, number_label
-from ...vision.crop import crop_patches
+from ...vision.crop import crop_patches, inner_quad
 from ...vision.recognise.common import RecognitionError, TableView, locate_table, steady_view
 from ...vision.recognise.dolcevita import MODEL_NAME, PREPROCESSING, SECOND_MODEL_NAME, load_dolcevita_zones
 from ...vision.recognise.dolcevita_labels import LABELS
@@ -35,7 +35,7 @@ from .adapt import Photo
 from .augment import Augmentation
 from .recipes import Recipe, register
 from .spots import (SpotSample, cache_root, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels,
-                    inner_quad, seeds_for, split_by_render)
+                    seeds_for, split_by_render)
 
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.

@@ -31,7 +31,7 @@ import numpy as np
 
 from ...rules.ligretto.catalogue import BORDERS
 from ...rules.ligretto.state import FREE
-from ...vision.crop import crop_patches
+from ...vision.crop import crop_patches, inner_quad
 from ...vision.recognise.common import RecognitionError
 from ...vision.recognise.ligretto_board import locate_ligretto, zones_for
 from ...vision.recognise.ligretto_labels import (CELL_LABELS, CELLS_MODEL, EMPTY, HIDDEN, NO_TOKEN, OFF,
@@ -42,7 +42,7 @@ from .adapt import Photo
 from .augment import Augmentation
 from .recipes import Recipe, register
 from .spots import (SpotSample, cache_root, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels,
-                    inner_quad, seeds_for, split_by_render)
+                    seeds_for, split_by_render)
 
 
 #: Seed ranges: training renders, validation renders, and (never trained on) test renders.

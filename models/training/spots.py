@@ -93,16 +93,6 @@ class SpotSample(Sample):
     split: str = "train"
 
 
-def inner_quad(size: tuple[int, int], margin: float) -> np.ndarray:
-    """Where a spot lies inside its context patch of ``size`` (h, w) px cut with ``margin``
-    (the share of the spot added on each side): (4, 2) px, crop order."""
-    h, w = size
-    inset = margin / (1.0 + 2.0 * margin)
-    x0, x1 = -0.5 + inset * w, w - 0.5 - inset * w
-    y0, y1 = -0.5 + inset * h, h - 0.5 - inset * h
-    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-
-
 def seeds_for(count: int, spots_per_render: int, val_ratio: float, train_seed: int,
               val_seed: int) -> tuple[list[int], list[int]]:
     """Training and validation render seeds for a pool of about ``count`` spots."""

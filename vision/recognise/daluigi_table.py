@@ -16,6 +16,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..crop import inner_quad
+
 #: The squares the table's look is measured on: this side (mm), this far apart along the band,
 #: the band this far inside the play area's edges, and none this near a corner (the markers).
 SQUARE_MM, STEP_MM, INSET_MM, CORNER_MM = 20.0, 40.0, 15.0, 70.0
@@ -48,9 +50,10 @@ def squares_mm(table_mm: tuple[float, float]) -> list[np.ndarray]:
 def middle_lab(patches: np.ndarray, margin: float) -> np.ndarray:
     """(N, 3) the mean CIE Lab colour of each BGR patch's middle: the spot itself, without the
     crop's ``margin`` (a share of the spot's side on each side)."""
-    n, h, w = patches.shape[:3]
-    cut_y, cut_x = (int(np.ceil(margin / (1.0 + 2.0 * margin) * side)) for side in (h, w))
-    middle = np.ascontiguousarray(patches[:, cut_y:h - cut_y, cut_x:w - cut_x])
+    n = len(patches)
+    (x0, y0), _, (x1, y1), _ = inner_quad(patches.shape[1:3], margin) + 0.5  # pixel edges
+    whole = np.s_[:, int(np.ceil(y0)):int(np.floor(y1)), int(np.ceil(x0)):int(np.floor(x1))]
+    middle = np.ascontiguousarray(patches[whole])  # the pixels wholly inside the spot
     lab = cv2.cvtColor(middle.reshape(-1, middle.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(middle.shape)
     return lab.reshape(n, -1, 3).astype(np.float64).mean(axis=1)
 
