@@ -142,6 +142,7 @@ class Spots:
         self._image, self._gains, self._classifier, self._second = image, gains, classifier, second
         self._dishes, self._second_dishes = dishes, second_dishes
         self._view, self._table = view, _UNMEASURED  # the table's look, measured when first needed
+        self._on_table = np.array([s.place.split(":")[0] in ON_THE_TABLE for s in spots], bool)
         self.probs: list[np.ndarray | None] = [None] * len(spots)
         self._by_place: dict[str, list[int]] = {}
         for i, s in enumerate(spots):
@@ -151,15 +152,14 @@ class Spots:
         self._classify([i for place, rows in self._by_place.items() if later.intersection(rows)
                         and not row_ends(self.of(place)) for i in rows if i in later])
         del (self._image, self._gains, self._classifier, self._second, self._dishes, self._second_dishes,
-             self._view, self._table)
+             self._view, self._table, self._on_table)
 
     def _classify(self, which: list[int]) -> None:
         if not which:
             return
         image, classifier = self._image, self._classifier
         quads = self.quads_px[which]
-        h, w = image.shape[:2]
-        inside = np.all((quads >= 0) & (quads <= [w - 1, h - 1]), axis=(1, 2))
+        inside = _in_image(quads, image)
         prep = classifier.card.preprocessing
         patches = balance(crop_patches(image, list(quads), prep), self._gains)
         probs = classifier.predict(to_tensor(patches, prep)).probabilities.astype(np.float64)
@@ -175,8 +175,7 @@ class Spots:
             if not len(rows):
                 continue
             p = probs[np.ix_(rows, [index[label] for label in allowed])]
-            on_table = (np.array([self.spots[which[r]].place.split(":")[0] in ON_THE_TABLE for r in rows])
-                        & (p[:, -1] >= LEANS_COVERED))
+            on_table = self._on_table[np.asarray(which)[rows]] & (p[:, -1] >= LEANS_COVERED)
             if on_table.any():  # a place on the bare table that shows the table is not covered
                 table = on_table & shows_table(patches[rows], self._table_look(), prep.crop.margin)
                 p[table, allowed.index(BLANK)] += p[table, -1]
@@ -258,14 +257,19 @@ class Spots:
 _UNMEASURED = object()
 
 
+def _in_image(quads: np.ndarray, image: np.ndarray) -> np.ndarray:
+    """(N,) bool: whether each quad (N, 4, 2) px lies wholly within ``image``."""
+    h, w = image.shape[:2]
+    return np.all((quads >= 0) & (quads <= [w - 1, h - 1]), axis=(1, 2))
+
+
 def _measure_table(image: np.ndarray, view: TableView, classifier: Classifier, gains: np.ndarray
                    ) -> np.ndarray | None:
     """The bare table's colour in ``image`` (:func:`~.daluigi_table.table_lab`), from the squares
     along the play area's edges that lie in the image, cut and balanced as the spots are."""
     prep = classifier.card.preprocessing
     quads = view.quads_to_image(squares_mm(view.table_mm))
-    h, w = image.shape[:2]
-    quads = quads[np.all((quads >= 0) & (quads <= [w - 1, h - 1]), axis=(1, 2))]
+    quads = quads[_in_image(quads, image)]
     if not len(quads):
         return None
     return table_lab(balance(crop_patches(image, list(quads), prep), gains), prep.crop.margin)
