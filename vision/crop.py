@@ -173,6 +173,13 @@ def inner_quad(size: tuple[int, int], margin: float) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
 
 
+def in_image(quads: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """(N,) bool: whether each quad (N, 4, 2) px lies wholly within an image of ``shape``
+    (its pixel centres 0..w-1, 0..h-1)."""
+    h, w = shape[:2]
+    return np.all((np.asarray(quads) >= 0) & (np.asarray(quads) <= [w - 1, h - 1]), axis=(-2, -1))
+
+
 def _as_quads(regions: Sequence[Region]) -> np.ndarray | None:
     """``regions`` as validated (N, 4, 2) float64 quads in one pass when they are all plain
     corner arrays (what the recognisers pass, hundreds at a time); None when some region is a

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from ...rules.daluigi.catalogue import COLOURS, MAX_DISHES, load_deck
-from ...vision.crop import crop_patches, inner_quad
+from ...vision.crop import crop_patches, in_image, inner_quad
 from ...vision.recognise.common import RecognitionError, TableView, locate_table
 from ...vision.recognise.daluigi_colour import balance, gains_for
 from ...vision.recognise.daluigi_labels import BLANK, EDGE_LABEL, LABELS, STRIP_LABEL, UNKNOWN
@@ -285,9 +285,8 @@ def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
 
     zones = zones_for(profile)
     view = locate_daluigi(image, profile, zones)
-    h, w = image.shape[:2]
     spots = [(q, label) for q, label in ((view.to_image(s.quad_mm), label) for s, label in labelled_spots(zones, state))
-             if np.all((q >= 0) & (q <= [w - 1, h - 1]))]
+             if in_image(q, image.shape)]
     gains = gains_for(image, view, profile.colour_references if profile is not None else None)
     return Photo(name, image, tuple(q for q, _ in spots), tuple(label for _, label in spots), gains)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, money_label, number_label
-from ...vision.crop import crop_patches, inner_quad
+from ...vision.crop import crop_patches, in_image, inner_quad
 from ...vision.recognise.common import RecognitionError, TableView, locate_table, steady_view
 from ...vision.recognise.dolcevita import MODEL_NAME, PREPROCESSING, SECOND_MODEL_NAME, load_dolcevita_zones
 from ...vision.recognise.dolcevita_labels import LABELS
@@ -225,9 +225,8 @@ def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
         raise RecognitionError(f"{name}: only two table markers along one edge show (ids "
                                f"{list(view.calibration.markers_used)}); an enrolment photograph must show markers "
                                "on both sides of the table")
-    h, w = image.shape[:2]
     spots = [(q, label) for _, q, label in state_spots(zones, view, state, lambda _: 1.0, lambda _: 1.0, lambda _: 1.0)
-             if np.all((q >= 0) & (q <= [w - 1, h - 1]))]
+             if in_image(q, image.shape)]
     return Photo(name, image, tuple(q for q, _ in spots), tuple(label for _, label in spots))
 
 

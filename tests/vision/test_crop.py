@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tableref.models.card import CropSettings, Preprocessing
-from tableref.vision.crop import Box, CropError, as_quad, crop, crop_patches, order_corners, to_tensor
+from tableref.vision.crop import Box, CropError, as_quad, crop, crop_patches, in_image, order_corners, to_tensor
 
 # A 4x4 grid of distinct colours, each cell 10x10 px, on a 40x40 image at offset (20, 20).
 CELL, GRID, OFFSET = 10, 4, 20
@@ -134,6 +134,20 @@ def test_box_mm_region_uses_scale():
 def test_order_corners():
     shuffled = np.array([BR, TL, BL, TR])
     np.testing.assert_array_equal(order_corners(shuffled), np.array([TL, TR, BR, BL]))
+
+
+@pytest.mark.parametrize("corners, inside", [
+    ([[0, 0], [79, 0], [79, 59], [0, 59]], True),           # the whole 80 x 60 image, pixel centres
+    ([[10, 10], [20, 10], [20, 20], [10, 20]], True),
+    ([[-0.5, 0], [79, 0], [79, 59], [0, 59]], False),        # half a pixel off the left edge
+    ([[0, 0], [79.5, 0], [79, 59], [0, 59]], False),         # off the right edge
+    ([[0, 0], [79, 0], [79, 60], [0, 59]], False),           # off the bottom
+])
+def test_in_image(corners, inside):
+    quad = np.array(corners, float)
+    assert in_image(quad, (60, 80, 3)) == inside
+    both = in_image(np.stack([quad, np.array([[1, 1], [2, 1], [2, 2], [1, 2]], float)]), (60, 80))
+    assert both.tolist() == [inside, True]
 
 
 @pytest.mark.parametrize("region, message", [

@@ -24,7 +24,7 @@ from ...calibration.profile import Profile
 from ...rules.daluigi.catalogue import SLOTS, load_deck
 from ...rules.daluigi.observation import UNKNOWN, Item, Observation
 from ..classifier import Classifier
-from ..crop import crop_patches, to_tensor
+from ..crop import crop_patches, in_image, to_tensor
 from ..second_looks import with_second_looks
 from .common import (RecognitionError, TableView, check_second_model, locate_table, model_card_path,
                      open_second_model)
@@ -159,7 +159,7 @@ class Spots:
             return
         image, classifier = self._image, self._classifier
         quads = self.quads_px[which]
-        inside = _in_image(quads, image)
+        inside = in_image(quads, image.shape)
         prep = classifier.card.preprocessing
         patches = balance(crop_patches(image, list(quads), prep), self._gains)
         probs = classifier.predict(to_tensor(patches, prep)).probabilities.astype(np.float64)
@@ -257,19 +257,13 @@ class Spots:
 _UNMEASURED = object()
 
 
-def _in_image(quads: np.ndarray, image: np.ndarray) -> np.ndarray:
-    """(N,) bool: whether each quad (N, 4, 2) px lies wholly within ``image``."""
-    h, w = image.shape[:2]
-    return np.all((quads >= 0) & (quads <= [w - 1, h - 1]), axis=(1, 2))
-
-
 def _measure_table(image: np.ndarray, view: TableView, classifier: Classifier, gains: np.ndarray
                    ) -> np.ndarray | None:
     """The bare table's colour in ``image`` (:func:`~.daluigi_table.table_lab`), from the squares
     along the play area's edges that lie in the image, cut and balanced as the spots are."""
     prep = classifier.card.preprocessing
     quads = view.quads_to_image(squares_mm(view.table_mm))
-    quads = quads[_in_image(quads, image)]
+    quads = quads[in_image(quads, image.shape)]
     if not len(quads):
         return None
     return table_lab(balance(crop_patches(image, list(quads), prep), gains), prep.crop.margin)
