@@ -23,7 +23,7 @@ import numpy as np
 
 from ...rules.daluigi.catalogue import COLOURS, MAX_DISHES, load_deck
 from ...vision.crop import crop_patches, in_image, inner_quad
-from ...vision.recognise.common import RecognitionError, TableView, locate_table
+from ...vision.recognise.common import RecognitionError, TableView, check_both_sides, locate_table
 from ...vision.recognise.daluigi_colour import balance, gains_for
 from ...vision.recognise.daluigi_labels import BLANK, EDGE_LABEL, LABELS, STRIP_LABEL, UNKNOWN
 from ...vision.recognise.daluigi_model import MODEL_NAME, PREPROCESSING, SECOND_MODEL_NAME
@@ -285,6 +285,7 @@ def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
 
     zones = zones_for(profile)
     view = locate_daluigi(image, profile, zones)
+    check_both_sides(view, name)
     spots = [(q, label) for q, label in ((view.to_image(s.quad_mm), label) for s, label in labelled_spots(zones, state))
              if in_image(q, image.shape)]
     gains = gains_for(image, view, profile.colour_references if profile is not None else None)

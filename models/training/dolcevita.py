@@ -26,7 +26,7 @@ import numpy as np
 
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, money_label, number_label
 from ...vision.crop import crop_patches, in_image, inner_quad
-from ...vision.recognise.common import RecognitionError, TableView, locate_table, steady_view
+from ...vision.recognise.common import RecognitionError, TableView, check_both_sides, locate_table, steady_view
 from ...vision.recognise.dolcevita import MODEL_NAME, PREPROCESSING, SECOND_MODEL_NAME, load_dolcevita_zones
 from ...vision.recognise.dolcevita_labels import LABELS
 from ...vision.recognise.dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
@@ -215,16 +215,12 @@ def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
         No table in the photograph, or only two markers along one edge (the far side of the
         table is then unmeasured and spots would be cut off their cards).
     """
-    from ...calibration.table import spans
     from ...vision.recognise.dolcevita import locate_dolcevita, zones_for
 
     zones = zones_for(profile)
     view = locate_dolcevita(image, profile, zones)
     image, view, _ = steady_view(image, view, lambda im: locate_dolcevita(im, profile, zones))
-    if not all(spans(view.calibration.layout, view.calibration.markers_used)):
-        raise RecognitionError(f"{name}: only two table markers along one edge show (ids "
-                               f"{list(view.calibration.markers_used)}); an enrolment photograph must show markers "
-                               "on both sides of the table")
+    check_both_sides(view, name)
     spots = [(q, label) for _, q, label in state_spots(zones, view, state, lambda _: 1.0, lambda _: 1.0, lambda _: 1.0)
              if in_image(q, image.shape)]
     return Photo(name, image, tuple(q for q, _ in spots), tuple(label for _, label in spots))

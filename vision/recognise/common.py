@@ -321,6 +321,47 @@ def steady_view(image: np.ndarray, view: TableView, relocate: Callable[[np.ndarr
     return steady, view, blur
 
 
+def one_edge(view: TableView) -> bool:
+    """Whether ``view`` was located by markers along one edge only (two along one side): the
+    table's other side is then unmeasured."""
+    return not all(spans(view.calibration.layout, view.calibration.markers_used))
+
+
+def likeliest_size(image: np.ndarray, view: TableView, marker_mm: float, choices_mm: Sequence[tuple[float, float]],
+                   score: Callable[[TableView], float]) -> TableView:
+    """``view`` (located without a profile by markers along one edge) or the view of another
+    of the known table sizes ``choices_mm`` that agrees with the side its markers measure,
+    whichever ``score`` rates highest (the first of equals: ``view``)."""
+    measured = spans(view.calibration.layout, view.calibration.markers_used)
+    best, most = view, score(view)
+    for size in choices_mm:
+        if tuple(size) == tuple(view.table_mm) or any(size[a] != view.table_mm[a] for a in (0, 1) if measured[a]):
+            continue
+        try:
+            other = locate_table(image, marker_mm, None, (tuple(size),), two_markers="any")
+        except RecognitionError:
+            continue
+        rated = score(other)
+        if rated > most:
+            best, most = other, rated
+    return best
+
+
+def check_both_sides(view: TableView, name: str) -> None:
+    """Refuse a photograph ``name`` whose table was located by markers along one edge only (an
+    enrolment photograph must show the whole table where its layout says).
+
+    Raises
+    ------
+    RecognitionError
+        Only two markers along one edge show.
+    """
+    if one_edge(view):
+        raise RecognitionError(f"{name}: only two table markers along one edge show (ids "
+                               f"{list(view.calibration.markers_used)}); an enrolment photograph must show markers "
+                               "on both sides of the table")
+
+
 def sharpen(image: np.ndarray) -> np.ndarray:
     """Unsharp mask of a BGR uint8 image: ``image + SHARPEN_AMOUNT * (image - blur(image))``,
     the blur Gaussian of :data:`SHARPEN_SIGMA_PX`. Same shape and type."""

@@ -22,15 +22,14 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...calibration.profile import Profile
-from ...calibration.table import spans
 from ...models.card import CropSettings, Preprocessing
 from ...rules.dolcevita.catalogue import COLUMNS, EMPTY, SLOTS, UNKNOWN, parse_number
 from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
 from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
-from .common import (RecognitionError, TableView, check_second_model, load_zones, locate_table, model_card_path,
-                     open_second_model, steady_view)
+from .common import (RecognitionError, TableView, check_second_model, likeliest_size, load_zones, locate_table,
+                     model_card_path, one_edge, open_second_model, steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 from .edges import unsure_beside_covered
@@ -405,10 +404,10 @@ class DolceVitaRecogniser:
         if self.steady:
             image, view, blur = steady_view(image, view,
                                             (lambda im: locate_dolcevita(im, profile, z)) if located else None)
-        one_edge = not all(spans(view.calibration.layout, view.calibration.markers_used))
-        if one_edge and located and profile is None:
+        edge_only = one_edge(view)
+        if edge_only and located and profile is None:
             view = self._likeliest_size(image, view)
-        if one_edge and self.min_confidence < ONE_EDGE_CONFIDENCE:
+        if edge_only and self.min_confidence < ONE_EDGE_CONFIDENCE:
             return replace(DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE, self.second, steady=False).read(
                 image, profile, players, view), motion_blur=blur)
         table = view.table_mm
@@ -439,19 +438,8 @@ class DolceVitaRecogniser:
         """``view`` or the view of another known table size that agrees with the side its
         markers measure, whichever reads the most display cards (the layout is centred on
         the table, so a wrong width moves every column)."""
-        measured = spans(view.calibration.layout, view.calibration.markers_used)
-        best, most = view, self._display_cards(image, view)
-        for size in self.zones.table_mm_choices:
-            if size == view.table_mm or any(size[a] != view.table_mm[a] for a in (0, 1) if measured[a]):
-                continue
-            try:
-                other = locate_table(image, self.zones.marker_mm, None, (size,), two_markers="any")
-            except RecognitionError:
-                continue
-            cards = self._display_cards(image, other)
-            if cards > most:
-                best, most = other, cards
-        return best
+        return likeliest_size(image, view, self.zones.marker_mm, self.zones.table_mm_choices,
+                              lambda v: self._display_cards(image, v))
 
     def _slots(self, image: np.ndarray, view: TableView) -> list[SpotRead]:
         """Every slot of the display read (one batch), column by column from the bottom."""

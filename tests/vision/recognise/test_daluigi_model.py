@@ -14,6 +14,7 @@ import shutil
 from collections import Counter
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -21,15 +22,17 @@ from tableref.bench.recognition_daluigi import _shots, figures, score
 from tableref.calibration.profile import Profile
 from tableref.live.recognition import Recogniser
 from tableref.models.card import load_card
+from tableref.models.training.daluigi import enrolment_photo
 from tableref.rules.common import Violation
 from tableref.vision.classifier import Classifier
 from tableref.vision.recognise.common import RecognitionError
-from tableref.vision.recognise.daluigi import DaLuigiRecogniser
+from tableref.vision.recognise.daluigi import DaLuigiRecogniser, locate_daluigi
 from tableref.vision.recognise.daluigi_labels import ALLOWED, LABELS
 from tableref.vision.recognise.daluigi_live import LiveDaLuigi
 from tableref.vision.recognise.daluigi_model import (DISH_MODEL_NAME, MODEL_NAME, MODELS_DIR, PREPROCESSING,
                                                      SECOND_DISH_MODEL_NAME, SECOND_MODEL_NAME)
 from tableref.vision.recognise.daluigi_zones import CARD_GROUPS, DISH
+from tableref.vision.synthetic.dataset import sample
 
 #: Fresh renders read by the test (the benchmark reads 300 from 3000000).
 CI_SEED, CI_SCENES = 3_100_000, 20
@@ -224,6 +227,47 @@ def test_players_given(recogniser, shot, players, error):
     else:
         with pytest.raises(error):
             recogniser.read(shot.image, players=players)
+
+
+def _cover_markers(image: np.ndarray, view, axis: int) -> tuple[np.ndarray, list[int]]:
+    """``image`` with the table markers on the far half along ``axis`` (0: right, 1: bottom)
+    painted over in grey, and the ids left showing."""
+    out, layout, kept = image.copy(), view.calibration.layout, []
+    for i in layout.ids:
+        corners = layout.placement(i).corners_mm
+        middle = corners.mean(axis=0)
+        if middle[axis] > view.table_mm[axis] / 2:
+            quad = view.to_image(middle + 1.6 * (corners - middle))  # the marker and its white margin
+            cv2.fillConvexPoly(out, np.round(quad).astype(np.int32), (60, 60, 60))
+        else:
+            kept.append(i)
+    return out, kept
+
+
+@pytest.mark.parametrize("seed, axis", [
+    (3_100_004, 0),  # a table for two (680 mm wide): the two left markers do not measure its width
+    (3_100_004, 1),
+    (3_100_000, 0),  # a table for three or four (900 mm wide)
+])
+def test_two_markers_along_one_edge_locate_the_table_and_its_size(recogniser, readings, seed, axis):
+    shot, whole = next((s, got) for s, got in readings if s.seed == seed)
+    assert whole is not None and len(whole.markers_used) == 4
+    image, kept = _cover_markers(shot.image, locate_daluigi(shot.image), axis)
+    got = recogniser.read(image)
+    assert got.markers_used == tuple(kept) and len(kept) == 2
+    assert got.table_mm == whole.table_mm  # the size whose strips show best, not the largest
+    before = {it.where: it.label for it in whole.observation.items}
+    same = sum(before.get(it.where) == it.label for it in got.observation.items)
+    assert same >= 0.95 * len(before)
+
+
+def test_an_enrolment_photograph_with_markers_along_one_edge_is_refused(readings):
+    shot = next(s for s, got in readings if s.seed == 3_100_004)
+    image, _ = _cover_markers(shot.image, locate_daluigi(shot.image), 0)
+    state = sample("daluigi", shot.seed).scene.state
+    with pytest.raises(RecognitionError, match="both sides of the table"):
+        enrolment_photo("covered.png", image, state)
+    assert len(enrolment_photo("whole.png", shot.image, state).labels) > 100
 
 
 @pytest.mark.parametrize("image, error", [
