@@ -193,13 +193,14 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
         Play-area sizes the game is laid out on (from its zones); without a profile the one
         whose corner layout fits the markers best is taken, else the size is estimated.
     max_corner_error_mm : float
-    two_markers : {"opposite", "any", "one", "never"}
+    two_markers : {"opposite", "any", "one", "never", "opposite, then any"}
         Which two markers locate the table when no third is found (after the sharpened copy
         was tried too): two in opposite corners by default; any two for a game found by its
         own geometry in the view (Ligretto's board of square spaces), where a tilt of the far
         side by tens of mm does not matter; with a pair along one edge, of the sizes that fit
         alike the largest is taken, so the view holds the whole play area; "one": any two,
-        or one marker alone (the largest size is taken).
+        or one marker alone (the largest size is taken); "opposite, then any": as "opposite",
+        and only when that finds nothing, even on the image with its blur undone, any two.
     lens_from_markers : bool
         Without a lens calibration in the profile, estimate the lens's distortion from the
         markers (:func:`estimated_lens`); False: a plain homography.
@@ -230,6 +231,9 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
             table = _fit_choices(markers, marker_mm, size, lens, choices_mm, max_corner_error_mm, pair)
         return _view(table, lens)
 
+    last_resort = two_markers == "opposite, then any"
+    if last_resort:
+        two_markers = "opposite"
     markers = detect_markers(image, dictionary)
     try:
         return fit(markers, "never")
@@ -253,8 +257,10 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
         blind = blind_motion(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     except DeblurError:  # an image too small to judge
         blind = None
+    found_sets = [markers, sharp]
     for kernel_px in blind.kernel_sizes if blind is not None else ():
         steadied = detect_markers(deconvolve(image, line_kernel(kernel_px, blind.angle_deg)), dictionary)
+        found_sets.append(steadied)
         for pair in dict.fromkeys(("never", "any" if two_markers == "one" else two_markers)):
             try:
                 view = fit(steadied, pair)
@@ -263,6 +269,11 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
             log.debug("table found once a blur of %d px at %.0f deg (judged from the image) was undone", kernel_px,
                       blind.angle_deg)
             return view
+    for found in found_sets if last_resort else ():
+        try:
+            return fit(found, "any")
+        except CalibrationError as exc:
+            last = exc
     found = sorted({m.id for m in markers} | {m.id for m in sharp})
     reason = last if "(or " in str(last) else first
     raise RecognitionError(f"no table found: {reason} (markers found: {found or 'none'}; is this a photo of "

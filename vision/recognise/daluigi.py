@@ -108,10 +108,7 @@ def locate_daluigi(image: np.ndarray, profile: Profile | None = None, zones: Zon
         A blank image, or too few table markers (or markers that fit no table layout).
     """
     z = zones or zones_for(profile)
-    try:
-        return locate_table(image, z.marker_mm, profile, z.table_mm_choices)
-    except RecognitionError:
-        return locate_table(image, z.marker_mm, profile, z.table_mm_choices, two_markers="any")
+    return locate_table(image, z.marker_mm, profile, z.table_mm_choices, two_markers="opposite, then any")
 
 
 def _within_groups(probs: np.ndarray, groups: np.ndarray, index: dict[str, int]) -> np.ndarray:

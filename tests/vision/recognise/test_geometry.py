@@ -151,6 +151,9 @@ def cover_markers(image: np.ndarray, ids: tuple[int, ...]) -> np.ndarray:
     ((2, 3), "opposite", False),   # the near pair leaves the table's far side tens of mm off
     ((0, 3), "opposite", False),   # the left pair leaves its right side so
     ((2, 3), "any", True),         # ... unless the caller finds its game by its own geometry
+    ((2, 3), "opposite, then any", True),  # ... or takes them when nothing better shows
+    ((0, 3), "opposite, then any", True),
+    ((1, 2, 3), "opposite, then any", False),
     ((1, 3), "never", False),
     ((1, 2, 3), "any", False),
 ])
@@ -166,7 +169,7 @@ def test_two_markers_in_opposite_corners_locate_the_table(renders, covered, two_
     view = locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices, two_markers=two_markers)
     assert view.table_mm == full.table_mm  # the depth is one for every Dolce Vita size
     assert len(view.calibration.markers_used) == 2
-    if two_markers == "any":
+    if two_markers != "opposite":
         return
     # the play area between the two markers maps where the four-marker fit puts it
     w, d = full.table_mm
