@@ -14,7 +14,6 @@ import shutil
 from collections import Counter
 from dataclasses import replace
 
-import cv2
 import numpy as np
 import pytest
 
@@ -33,6 +32,8 @@ from tableref.vision.recognise.daluigi_model import (DISH_MODEL_NAME, MODEL_NAME
                                                      SECOND_DISH_MODEL_NAME, SECOND_MODEL_NAME)
 from tableref.vision.recognise.daluigi_zones import CARD_GROUPS, DISH
 from tableref.vision.synthetic.dataset import sample
+
+from .conftest import cover_markers
 
 #: Fresh renders read by the test (the benchmark reads 300 from 3000000).
 CI_SEED, CI_SCENES = 3_100_000, 20
@@ -229,19 +230,13 @@ def test_players_given(recogniser, shot, players, error):
             recogniser.read(shot.image, players=players)
 
 
-def _cover_markers(image: np.ndarray, view, axis: int) -> tuple[np.ndarray, list[int]]:
+def _cover_far_markers(image: np.ndarray, axis: int) -> tuple[np.ndarray, list[int]]:
     """``image`` with the table markers on the far half along ``axis`` (0: right, 1: bottom)
-    painted over in grey, and the ids left showing."""
-    out, layout, kept = image.copy(), view.calibration.layout, []
-    for i in layout.ids:
-        corners = layout.placement(i).corners_mm
-        middle = corners.mean(axis=0)
-        if middle[axis] > view.table_mm[axis] / 2:
-            quad = view.to_image(middle + 1.6 * (corners - middle))  # the marker and its white margin
-            cv2.fillConvexPoly(out, np.round(quad).astype(np.int32), (60, 60, 60))
-        else:
-            kept.append(i)
-    return out, kept
+    painted over (:func:`cover_markers`), and the ids left showing."""
+    view = locate_daluigi(image)
+    layout = view.calibration.layout
+    far = [i for i in layout.ids if layout.placement(i).corners_mm.mean(axis=0)[axis] > view.table_mm[axis] / 2]
+    return cover_markers(image, far), [i for i in layout.ids if i not in far]
 
 
 @pytest.mark.parametrize("seed, axis", [
@@ -252,7 +247,7 @@ def _cover_markers(image: np.ndarray, view, axis: int) -> tuple[np.ndarray, list
 def test_two_markers_along_one_edge_locate_the_table_and_its_size(recogniser, readings, seed, axis):
     shot, whole = next((s, got) for s, got in readings if s.seed == seed)
     assert whole is not None and len(whole.markers_used) == 4
-    image, kept = _cover_markers(shot.image, locate_daluigi(shot.image), axis)
+    image, kept = _cover_far_markers(shot.image, axis)
     got = recogniser.read(image)
     assert got.markers_used == tuple(kept) and len(kept) == 2
     assert got.table_mm == whole.table_mm  # the size whose strips show best, not the largest
@@ -263,7 +258,7 @@ def test_two_markers_along_one_edge_locate_the_table_and_its_size(recogniser, re
 
 def test_an_enrolment_photograph_with_markers_along_one_edge_is_refused(readings):
     shot = next(s for s, got in readings if s.seed == 3_100_004)
-    image, _ = _cover_markers(shot.image, locate_daluigi(shot.image), 0)
+    image, _ = _cover_far_markers(shot.image, 0)
     state = sample("daluigi", shot.seed).scene.state
     with pytest.raises(RecognitionError, match="both sides of the table"):
         enrolment_photo("covered.png", image, state)

@@ -11,6 +11,8 @@ from tableref.bench.recognition import scene_errors
 from tableref.vision.recognise.dolcevita import DolceVitaRecogniser, load_dolcevita_zones
 from tableref.vision.synthetic.dataset import sample
 
+from .conftest import cover_markers
+
 #: Test renders: seeds from 3_000_000 (never used in training).
 SEEDS = (3_000_001, 3_000_003, 3_000_004)
 #: A visible slot strip's corners lie within this many pixels of the render's truth.
@@ -128,21 +130,6 @@ def test_motion_blurred_markers(renders, length_px, angle_deg, found):
     else:
         with pytest.raises(RecognitionError, match="no table found"):
             locate_table(image, zones.marker_mm, choices_mm=zones.table_mm_choices)
-
-
-def cover_markers(image: np.ndarray, ids: tuple[int, ...]) -> np.ndarray:
-    """``image`` with the markers ``ids`` painted over in the table's grey (a hand or a cup)."""
-    import cv2
-
-    from tableref.calibration.markers import detect_markers
-
-    out = image.copy()
-    for m in detect_markers(image):
-        if m.id in ids:
-            centre = m.corners.mean(axis=0)
-            grown = centre + 1.6 * (m.corners - centre)
-            cv2.fillConvexPoly(out, np.round(grown).astype(np.int32), (150, 150, 150))
-    return out
 
 
 @pytest.mark.parametrize("covered, two_markers, found", [
