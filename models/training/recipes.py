@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 #: Modules whose import registers recipes (each calls :func:`register`).
 RECIPE_MODULES = ("tableref.models.training.smoke", "tableref.models.training.dolcevita",
                   "tableref.models.training.ligretto", "tableref.models.training.daluigi",
-                  "tableref.models.training.daluigi_dishes")
+                  "tableref.models.training.daluigi_dishes", "tableref.models.training.ligretto_borders")
 
 #: Builds the sample pool: ``build(seed, count)`` -> at least ``count`` samples.
 Builder = Callable[[int, int], Sequence[Sample]]

@@ -188,11 +188,12 @@ def test_ligretto_enrolment_adapts_the_cover_models_for_analyze_and_live(run_cli
     recogniser = LigrettoRecogniser.open(profile=profile)  # the token model stays the shipped one
     assert recogniser.cell_model.card.training.command.startswith("tableref enrol")
     assert recogniser.token_model.card.training.command.startswith("tableref train")
+    assert recogniser.borders is None  # the twin's card model is not asked beside models adapted away from it
     live = LigrettoRecogniser.open()
     live.recognise(cv2.imread(str(ligretto_boards[0])), profile)
-    assert live.cell_model.card.training.command.startswith("tableref enrol")
+    assert live.cell_model.card.training.command.startswith("tableref enrol") and live.borders is None
     live.recognise(cv2.imread(str(ligretto_boards[0])), None)
-    assert live.cell_model.card.training.command.startswith("tableref train")
+    assert live.cell_model.card.training.command.startswith("tableref train") and live.borders is not None
     result = run_cli("analyze", ligretto_boards[1], "--game", "ligretto", "--profile", tmp_path / "table.json")
     assert result.code == 0, result
 

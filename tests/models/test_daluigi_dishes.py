@@ -18,15 +18,6 @@ from tableref.vision.recognise.daluigi_zones import DISH, load_daluigi_zones
 SEED = daluigi_dishes.TRAIN_SEED
 
 
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    """Renders and cuts go to a folder of the test's own."""
-    folder = tmp_path_factory.mktemp("cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("TABLEREF_CACHE", str(folder))
-        yield folder
-
-
 @pytest.mark.parametrize("name, margin", [(DISH_MODEL_NAME, 0.6), (SECOND_DISH_MODEL_NAME, PREPROCESSING.crop.margin)])
 def test_the_recipes_read_order_fields_with_the_spot_classifiers_labels(name, margin):
     recipe = get_recipe(name)

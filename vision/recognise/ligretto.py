@@ -12,7 +12,8 @@
    token than the game has tokens (:func:`at_most_tokens`); the spaces become the rules'
    ``CellSeen`` items, and card halves are paired into cards (a card read unsurely beside a
    space left unknown is unknown too; a half left without a partner is settled by what lies
-   beside it).
+   beside it); each card's owner is the border style its halves and a look at the whole card
+   (a third classifier, where shipped beside the cover model) agree on.
 
 A space a hand hides is unknown (cover, colour and token None, confidence 0), never guessed;
 so is every reading below :data:`MIN_CONFIDENCE`.
@@ -20,7 +21,7 @@ so is every reading below :data:`MIN_CONFIDENCE`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -37,10 +38,11 @@ from ..crop import crop
 from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
-from .common import ProfileFollower, check_second_model, model_card_path, open_second_model
+from .common import ProfileFollower, RecognitionError, check_second_model, model_card_path, open_second_model
 from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
-from .ligretto_labels import CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL
+from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL,
+                              card_quad)
 from .ligretto_pairs import lone_halves, match
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -65,6 +67,8 @@ FLAG_BGR = (0, 0, 255)
 SECOND_LOOKS = (View(shift=(0.05, 0.0)), View(shift=(-0.05, 0.0)), View(shift=(0.0, 0.05)), View(shift=(0.0, -0.05)),
                 View(turns=1), View(turns=2), View(turns=3))
 SECOND_LOOK_BELOW = 0.995
+#: A look at whole cards: pairs of neighbouring cells -> (pairs, border styles) probabilities.
+WholeLook = Callable[[list[tuple]], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -141,12 +145,17 @@ class LigrettoRecogniser:
 
     ``second``, when given, is a second cover classifier with the cell model's labels and input
     (:data:`~.ligretto_labels.SECOND_CELLS_MODEL`), asked about the spaces read below
-    :data:`SECOND_LOOK_BELOW` as one more look."""
+    :data:`SECOND_LOOK_BELOW` as one more look. ``borders``, when given, reads each card the
+    halves pair into as a whole (:data:`~.ligretto_labels.BORDERS_MODEL`: its labels the border
+    styles), and its answer joins the halves' in deciding the card's owner."""
 
     def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None,
-                 second: Classifier | None = None):
+                 second: Classifier | None = None, borders: Classifier | None = None):
         check_second_model(cell_model, second, "spaces")
-        self.cell_model, self.token_model, self.second = cell_model, token_model, second
+        if borders is not None and tuple(borders.labels) != tuple(BORDERS):
+            raise RecognitionError(f"model {borders.card.name!r} does not read border styles: its labels are "
+                                   f"{list(borders.labels)}, not {list(BORDERS)}")
+        self.cell_model, self.token_model, self.second, self.borders = cell_model, token_model, second, borders
         self.zones = zones or zones_for(None)
         self._last: tuple[Observation, LigrettoReading] | None = None
         self._follower = ProfileFollower(CELLS_MODEL)
@@ -155,14 +164,15 @@ class LigrettoRecogniser:
     def open(cls, model_dir: str | Path | None = None, profile: Profile | None = None) -> "LigrettoRecogniser":
         """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
         :func:`~.common.model_card_path`) with the zones of ``profile``; the second cover model
-        where its card lies beside the first's (:func:`~.common.open_second_model`), the token
-        model as found (it is never adapted)."""
+        and the card model where their cards lie beside the first's
+        (:func:`~.common.open_second_model`: models adapted to a set without them read without
+        them), the token model as found (it is never adapted)."""
         def card(name: str) -> Path:
             return model_card_path(name, model_dir, profile, MODELS_DIR)
 
         cells = card(CELLS_MODEL)
         return cls(Classifier.open(cells), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
-                   second=open_second_model(cells, SECOND_CELLS_MODEL))
+                   second=open_second_model(cells, SECOND_CELLS_MODEL), borders=open_second_model(cells, BORDERS_MODEL))
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
@@ -171,6 +181,7 @@ class LigrettoRecogniser:
         if self._follower.follow(profile):
             other = LigrettoRecogniser.open(profile=profile)
             self.cell_model, self.token_model, self.second = other.cell_model, other.token_model, other.second
+            self.borders = other.borders
         return self.read(image, profile).observation
 
     def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
@@ -233,7 +244,8 @@ class LigrettoRecogniser:
                 index[cell] = i
         spaces = _beside_the_hidden(at_most_tokens(spaces))
         rect_quads = board.cell_quads_rect()[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
-        cards, paired = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect)
+        whole = None if self.borders is None else self._whole_cards(image, quads_px, index)
+        cards, paired = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect, whole)
 
         def again(cell: tuple[int, int], kind: str, confidence: float) -> SpaceReading:
             i = index[cell]
@@ -246,6 +258,18 @@ class LigrettoRecogniser:
                                                  s.confidence, s.token, s.token_confidence) for s in ordered))
         return LigrettoReading(keep_r[1] - keep_r[0] + 1, keep_c[1] - keep_c[0] + 1, ordered, tuple(cards),
                                hues, observation)
+
+    def _whole_cards(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> WholeLook:
+        """The card classifier's look at the cards of ``image``: pairs of neighbouring cells
+        (``index``: cell -> flat index into ``quads_px``) -> their border probabilities."""
+        prep = self.borders.card.preprocessing
+
+        def look(pairs: list[tuple]) -> np.ndarray:
+            if not pairs:
+                return np.empty((0, len(BORDERS)))
+            quads = [card_quad(quads_px[index[a]], quads_px[index[b]], a, b) for a, b in pairs]
+            return self.borders.predict(crop(image, quads, prep)).probabilities.astype(np.float64)
+        return look
 
 
 @dataclass(frozen=True, eq=False)
@@ -425,10 +449,11 @@ DISAGREE_COST = 0.2
 
 
 def _pair_cards(spaces: dict, index: dict, borders: np.ndarray, rect_quads: np.ndarray,
-                rect: np.ndarray) -> tuple[list[CardReading], set]:
+                rect: np.ndarray, whole: WholeLook | None = None) -> tuple[list[CardReading], set]:
     """Neighbouring card halves paired into cards (:mod:`.ligretto_pairs`); each pair's owner is
-    the border style both halves most probably share, written back into ``spaces``. Returns
-    the cards whose owner is sure, and every half paired."""
+    the border style both halves most probably share (with ``whole``, a look at the whole card,
+    pairs -> border probabilities, joining them), written back into ``spaces``. Returns the
+    cards whose owner is sure, and every half paired."""
     halves = sorted(cell for cell, s in spaces.items() if s.cover == CARD)
 
     def cost(a: tuple[int, int], b: tuple[int, int]) -> float | None:
@@ -438,16 +463,18 @@ def _pair_cards(spaces: dict, index: dict, borders: np.ndarray, rect_quads: np.n
         return cells.seam_pale(rect, rect_quads[a], rect_quads[b]) + DISAGREE_COST * (1.0 - agree)
 
     pairs = match(halves, cost)
-    cards = [_card(spaces, index, borders, a, b) for a, b in pairs]
+    looks = whole(pairs) if whole is not None else [None] * len(pairs)
+    cards = [_card(spaces, index, borders, a, b, w) for (a, b), w in zip(pairs, looks)]
     return sorted((c for c in cards if c is not None), key=lambda c: c.cells), {cell for p in pairs for cell in p}
 
 
-def _card(spaces: dict, index: dict, borders: np.ndarray, a: tuple[int, int], b: tuple[int, int]
-          ) -> CardReading | None:
-    """Halves ``a`` and ``b`` as one card: its owner, the border style both most probably
-    share, written back into ``spaces``; None when that owner is unsure."""
+def _card(spaces: dict, index: dict, borders: np.ndarray, a: tuple[int, int], b: tuple[int, int],
+          whole: np.ndarray | None = None) -> CardReading | None:
+    """Halves ``a`` and ``b`` as one card: its owner, the border style both most probably share
+    (``whole``: the whole card's border probabilities, joining in), written back into
+    ``spaces``; None when that owner is unsure."""
     a, b = sorted((a, b))
-    best, p, _ = decide.joint_border(borders[index[a]], borders[index[b]])
+    best, p, _ = decide.joint_border(borders[index[a]], borders[index[b]], whole)
     owner = best if p >= MIN_CONFIDENCE else None
     for cell in (a, b):
         spaces[cell] = replace(spaces[cell], owner=owner)

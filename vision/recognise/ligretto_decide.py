@@ -51,13 +51,15 @@ def start_probability(probabilities: np.ndarray, labels: Sequence[str]) -> np.nd
     return p_start / np.maximum(p_start + p_empty, FLOOR)
 
 
-def joint_border(a: np.ndarray, b: np.ndarray) -> tuple[int, float, float]:
+def joint_border(a: np.ndarray, b: np.ndarray, whole: np.ndarray | None = None) -> tuple[int, float, float]:
     """The border style two halves of one card share: (index, its probability given that
-    they share one, the probability that they share one at all)."""
-    joint = a * b
-    total = float(joint.sum())
+    they share one, the probability that they share one at all). ``whole``, the whole card's
+    border probabilities from another classifier (an independent look), joins the first two
+    answers; the third is the halves' alone."""
+    agree = a * b
+    joint = agree if whole is None else agree * whole
     best = int(np.argmax(joint))
-    return best, float(joint[best] / max(total, FLOOR)), total
+    return best, float(joint[best] / max(float(joint.sum()), FLOOR)), float(agree.sum())
 
 
 def token_probability(probabilities: np.ndarray, labels: Sequence[str]) -> np.ndarray:

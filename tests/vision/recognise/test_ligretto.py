@@ -70,6 +70,36 @@ def test_the_recogniser_asks_the_second_model_and_refuses_one_that_reads_otherwi
         LigrettoRecogniser(recogniser.cell_model, recogniser.token_model, second=other)
 
 
+def test_the_recogniser_asks_the_card_model_and_refuses_one_that_reads_no_border_styles(recogniser):
+    from tableref.rules.ligretto.catalogue import BORDERS
+    from tableref.vision.classifier import Classifier
+    from tableref.vision.recognise.ligretto import MODELS_DIR
+
+    assert recogniser.borders is not None and tuple(recogniser.borders.labels) == tuple(BORDERS)
+    other = Classifier.open(MODELS_DIR / "ligretto-tokens.card.json")
+    with pytest.raises(RecognitionError, match="border styles"):
+        LigrettoRecogniser(recogniser.cell_model, recogniser.token_model, borders=other)
+
+
+@pytest.mark.parametrize("name, labels, preprocessing", [
+    ("ligretto-cells", "CELL_LABELS", "PREPROCESSING"), ("ligretto-cells-b", "CELL_LABELS", "PREPROCESSING"),
+    ("ligretto-tokens", "TOKEN_LABELS", "PREPROCESSING"), ("ligretto-borders", None, "BORDERS_PREPROCESSING"),
+])
+def test_shipped_models_match_their_cards(name, labels, preprocessing):
+    from tableref.models.card import load_card
+    from tableref.rules.ligretto.catalogue import BORDERS
+    from tableref.vision.classifier import Classifier
+    from tableref.vision.recognise import ligretto_labels
+    from tableref.vision.recognise.ligretto import MODELS_DIR
+
+    path = MODELS_DIR / f"{name}.card.json"
+    card = load_card(path)
+    assert card.labels == (tuple(BORDERS) if labels is None else getattr(ligretto_labels, labels))
+    assert card.preprocessing == getattr(ligretto_labels, preprocessing)
+    assert card.parameters <= 1_000_000 and (MODELS_DIR / card.file).stat().st_size < 2_000_000
+    Classifier.open(path)  # checks the hash and the input/output shapes
+
+
 def test_board_shape_is_found_without_a_model(shots):
     zones = zones_for(None)
     right = 0

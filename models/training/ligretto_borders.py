@@ -1,0 +1,117 @@
+"""The ``ligretto-borders`` recipe: whose card it is, from the border style of the whole card.
+
+The space classifiers (:mod:`.ligretto`) see a card half by half, each crop a space and a fifth
+of a space around it; a card's two halves then decide its owner together. At the camera's
+0.7-1.0 px/mm the dotted border (dots 2.2 mm apart) and the double one (two lines 0.9 mm
+apart) are a few grey pixels either way, and both space classifiers read some dotted cards as
+double, surely and alike. This classifier sees the whole card at once, lengthwise, with a
+tenth of its size around it: the whole run of its border, at more pixels than the camera
+gives it.
+
+Samples are the face-up cards of each render, on the board and on the players' boards, cut at
+the render's true corners, labelled with their border style where at least
+:data:`FIRM_SHARE` of the card shows. Each crop is turned by a random half turn (a card lies
+either way). Seeds as :mod:`.ligretto`'s: training renders ``TRAIN_SEED ..``, validation
+renders ``VAL_SEED ..``; each render's cards are cached as ``.npz`` under ``$TABLEREF_CACHE``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...rules.ligretto.catalogue import BORDERS
+from ...vision.crop import crop_patches, inner_quad
+from ...vision.recognise.common import RecognitionError
+from ...vision.recognise.ligretto_board import locate_ligretto, zones_for
+from ...vision.recognise.ligretto_labels import BORDERS_MODEL, BORDERS_PREPROCESSING, lengthwise
+from ..card import CropSettings, Preprocessing
+from .ligretto import AUGMENT, TRAIN_SEED, VAL_RATIO, VAL_SEED
+from .recipes import Recipe, register
+from .spots import SpotSample, cache_root, cached_arrays, fill_cache, seeds_for, split_by_render
+
+#: A card showing at least this share is a sample; less is left out.
+FIRM_SHARE = 0.65
+#: Cached context around each card: the quad plus this margin, at this size (h, w) px.
+CONTEXT_MARGIN, CONTEXT_SIZE = 0.3, (64, 128)
+#: Cards per render, roughly (to turn a sample count into a number of renders).
+SAMPLES_PER_RENDER = 16
+CACHE_VERSION = "v1"
+
+
+def cache_dir():
+    return cache_root(BORDERS_MODEL, CACHE_VERSION)
+
+
+def card_samples(s) -> list[tuple[np.ndarray, str]]:
+    """(quad in image px, lengthwise and clockwise; border style) of every face-up card of a
+    render that shows at least :data:`FIRM_SHARE`."""
+    out = []
+    for o in s.labels()["objects"]:
+        if o.get("kind") != "ligretto.card" or o["params"].get("back") or o.get("shown", 0.0) < FIRM_SHARE:
+            continue
+        out.append((lengthwise(np.asarray(o["polygon_px"], np.float64)), o["params"]["border"]))
+    return out
+
+
+def _context_prep() -> Preprocessing:
+    return Preprocessing(CONTEXT_SIZE, "bgr", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0), CropSettings("quad", CONTEXT_MARGIN))
+
+
+def render_cards(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Render ``seed`` and cut its cards: (patches (N, 64, 128, 3) uint8, border indices (N,)).
+    A render whose table cannot be located gives none (the recogniser would read no card)."""
+    from ...vision.synthetic.dataset import sample
+
+    s = sample("ligretto", seed)
+    empty = np.empty((0, *CONTEXT_SIZE, 3), np.uint8), np.empty(0, np.int64)
+    try:
+        locate_ligretto(s.image, None, zones_for(None), two_markers="opposite")
+    except RecognitionError:
+        return empty
+    found = card_samples(s)
+    if not found:
+        return empty
+    patches = crop_patches(s.image, [q for q, _ in found], _context_prep())
+    return patches, np.array([BORDERS.index(b) for _, b in found], np.int64)
+
+
+def _cached(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    def make() -> dict[str, np.ndarray]:
+        patches, borders = render_cards(seed)
+        return {"patches": patches, "borders": borders}
+
+    arrays = cached_arrays(cache_dir() / f"{seed}.npz", make)
+    return arrays["patches"], arrays["borders"]
+
+
+def build_borders(seed: int, count: int) -> list[SpotSample]:
+    """About ``count`` card samples from training and validation renders (cached)."""
+    train_seeds, val_seeds = seeds_for(count, SAMPLES_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
+    offset = seed - TRAIN_SEED
+    train_seeds = [s + offset for s in train_seeds]
+    fill_cache(train_seeds + val_seeds, cache_dir(), _cached, "Ligretto (cards)")
+    rng = np.random.default_rng(seed)
+    inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
+    samples: list[SpotSample] = []
+    for split, seeds in (("train", train_seeds), ("val", val_seeds)):
+        for s in seeds:
+            patches, borders = _cached(s)
+            samples += [SpotSample(p, np.roll(inner, 2 * int(rng.integers(2)), axis=0), BORDERS[b], None, split)
+                        for p, b in zip(patches, borders)]
+    return samples
+
+
+MEASURED_ON = (f"face-up cards of renders of the digital twin (validation render seeds {VAL_SEED}..; training "
+               f"seeds {TRAIN_SEED}..), at least {FIRM_SHARE:.0%} shown, cut at the render's true corners; "
+               "not photographs of a real set")
+#: Cards sampled (about SAMPLES_PER_RENDER a render): 2,250 renders, 338 of them for validation.
+BORDERS_SAMPLES = 36_000
+
+BORDERS_RECIPE = register(Recipe(
+    name=BORDERS_MODEL,
+    description="Ligretto cards: the owner's border style (solid, double, dashed, dotted), from the whole card",
+    labels=tuple(BORDERS), preprocessing=BORDERS_PREPROCESSING, build=build_borders, samples=BORDERS_SAMPLES,
+    val_fraction=VAL_RATIO, measured_on=MEASURED_ON, augmentation=AUGMENT,
+    settings={"epochs": 12, "batch_size": 64, "learning_rate": 3e-3},
+    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(16, 32, 64, 96), pool_grid=1, split=split_by_render,
+))
