@@ -112,6 +112,8 @@ BORDERS_RECIPE = register(Recipe(
     description="Ligretto cards: the owner's border style (solid, double, dashed, dotted), from the whole card",
     labels=tuple(BORDERS), preprocessing=BORDERS_PREPROCESSING, build=build_borders, samples=BORDERS_SAMPLES,
     val_fraction=VAL_RATIO, measured_on=MEASURED_ON, augmentation=AUGMENT,
-    settings={"epochs": 12, "batch_size": 64, "learning_rate": 3e-3},
-    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(16, 32, 64, 96), pool_grid=1, split=split_by_render,
+    # 16 epochs of a net half as wide again: 99.69 % of the validation cards (12 epochs of
+    # widths 16-96, 80 k parameters: 99.36 %; from a third of the renders: 99.0 %)
+    settings={"epochs": 16, "batch_size": 64, "learning_rate": 3e-3},
+    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(24, 48, 96, 128), pool_grid=1, split=split_by_render,
 ))
