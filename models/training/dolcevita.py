@@ -34,7 +34,7 @@ from ..card import CropSettings, Preprocessing
 from .adapt import Photo
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import (SpotSample, cache_root, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels,
+from .spots import (SpotSample, cache_root, cached_render, covered_share, fill_cache, firm_label, foreign_labels,
                     seeds_for, split_by_render)
 
 
@@ -150,12 +150,7 @@ def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cached(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    def make() -> dict[str, np.ndarray]:
-        patches, labels = render_spots(seed)
-        return {"patches": patches, "labels": labels}
-
-    arrays = cached_arrays(cache_dir() / f"{seed}.npz", make)
-    return arrays["patches"], arrays["labels"]
+    return cached_render(cache_dir() / f"{seed}.npz", lambda: render_spots(seed), ("patches", "labels"))
 
 
 def build(seed: int, count: int) -> list[SpotSample]:

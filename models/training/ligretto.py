@@ -41,7 +41,7 @@ from ..card import CropSettings, Preprocessing
 from .adapt import Photo
 from .augment import Augmentation
 from .recipes import Recipe, register
-from .spots import (SpotSample, cache_root, cached_arrays, covered_share, fill_cache, firm_label, foreign_labels,
+from .spots import (SpotSample, cache_root, cached_render, covered_share, fill_cache, firm_label, foreign_labels,
                     seeds_for, split_by_render)
 
 
@@ -174,12 +174,7 @@ def render_cells(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _cached(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    def make() -> dict[str, np.ndarray]:
-        patches, cover, token = render_cells(seed)
-        return {"patches": patches, "cover": cover, "token": token}
-
-    arrays = cached_arrays(cache_dir() / f"{seed}.npz", make)
-    return arrays["patches"], arrays["cover"], arrays["token"]
+    return cached_render(cache_dir() / f"{seed}.npz", lambda: render_cells(seed), ("patches", "cover", "token"))
 
 
 def _build(which: str, seed: int, count: int) -> list[CellSample]:

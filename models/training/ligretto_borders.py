@@ -27,7 +27,7 @@ from ...vision.recognise.ligretto_labels import BORDERS_MODEL, BORDERS_PREPROCES
 from ..card import CropSettings, Preprocessing
 from .ligretto import AUGMENT, TRAIN_SEED, VAL_RATIO, VAL_SEED
 from .recipes import Recipe, register
-from .spots import SpotSample, cache_root, cached_arrays, fill_cache, seeds_for, split_by_render
+from .spots import SpotSample, cache_root, cached_render, fill_cache, seeds_for, split_by_render
 
 #: A card showing at least this share is a sample; less is left out.
 FIRM_SHARE = 0.65
@@ -76,12 +76,7 @@ def render_cards(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cached(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    def make() -> dict[str, np.ndarray]:
-        patches, borders = render_cards(seed)
-        return {"patches": patches, "borders": borders}
-
-    arrays = cached_arrays(cache_dir() / f"{seed}.npz", make)
-    return arrays["patches"], arrays["borders"]
+    return cached_render(cache_dir() / f"{seed}.npz", lambda: render_cards(seed), ("patches", "borders"))
 
 
 def build_borders(seed: int, count: int) -> list[SpotSample]:

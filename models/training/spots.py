@@ -123,6 +123,14 @@ def cached_arrays(path: Path, make: Callable[[], dict[str, np.ndarray]]) -> dict
     return arrays
 
 
+def cached_render(path: Path, make: Callable[[], tuple[np.ndarray, ...]],
+                  names: Sequence[str]) -> tuple[np.ndarray, ...]:
+    """The arrays of one render stored at ``path`` under ``names``, in that order:
+    :func:`cached_arrays` of ``make()``'s tuple (one array per name)."""
+    arrays = cached_arrays(path, lambda: dict(zip(names, make(), strict=True)))
+    return tuple(arrays[name] for name in names)
+
+
 def fill_cache(seeds: Sequence[int], folder: Path, cache_one: Callable[[int], object], what: str) -> None:
     """Make the ``folder/SEED.npz`` entries of ``seeds`` that are missing, ``cache_one(seed)``
     each (a module-level function: it runs in :data:`WORKERS` spawned processes)."""

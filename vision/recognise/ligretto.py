@@ -180,8 +180,8 @@ class LigrettoRecogniser:
         (``tableref enrol``), and the shipped ones again once it does not."""
         if self._follower.follow(profile):
             other = LigrettoRecogniser.open(profile=profile)
-            self.cell_model, self.token_model, self.second = other.cell_model, other.token_model, other.second
-            self.borders = other.borders
+            self.cell_model, self.token_model = other.cell_model, other.token_model
+            self.second, self.borders = other.second, other.borders
         return self.read(image, profile).observation
 
     def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
