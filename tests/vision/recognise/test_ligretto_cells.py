@@ -11,11 +11,11 @@ from tableref.vision.recognise.ligretto_cells import PATCH, calibrate_hues, colo
 START = {"red": 179.0, "yellow": 24.0, "green": 67.0, "blue": 104.0}
 
 
-def patches(hues: list[float]) -> np.ndarray:
-    """One plain, strongly coloured patch per OpenCV hue (0-180), as BGR uint8."""
+def patches(hues: list[float], saturation: int = 220, value: int = 200) -> np.ndarray:
+    """One plain patch per OpenCV hue (0-180), strongly coloured unless told, as BGR uint8."""
     hsv = np.zeros((len(hues), PATCH, PATCH, 3), np.uint8)
     hsv[..., 0] = np.asarray(hues, np.uint8)[:, None, None]
-    hsv[..., 1], hsv[..., 2] = 220, 200
+    hsv[..., 1], hsv[..., 2] = saturation, value
     return cv2.cvtColor(hsv.reshape(-1, PATCH, 3), cv2.COLOR_HSV2BGR).reshape(hsv.shape)
 
 
@@ -40,3 +40,15 @@ def test_a_purple_object_over_spaces_does_not_drag_red_away():
     assert min(hues["red"], 180 - hues["red"]) < 4, hues
     names, _ = colours_of(hsv[:40], hues)
     assert names == ["red"] * 10 + ["yellow"] * 10 + ["green"] * 10 + ["blue"] * 10
+
+
+@pytest.mark.parametrize("saturation, value, expected", [
+    (220, 200, "green"),  # plainly coloured
+    (95, 250, "green"),  # under a lamp's glare: bright and paler, still its colour
+    (95, 150, None),  # as pale but not bright: too little colour to tell
+    (30, 250, None),  # white
+])
+def test_a_space_under_glare_keeps_its_colour(saturation, value, expected):
+    hsv = patch_hsv(patches([66], saturation, value))
+    names, share = colours_of(hsv, START)
+    assert names == [expected] and (share[0] == 1.0) == (expected is not None)
