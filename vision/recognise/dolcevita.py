@@ -7,7 +7,8 @@ guarantee is then used, never guessed past: a column fills from the bottom and a
 its start (a place that disagrees with the count that best explains them all,
 :func:`best_count`, is reported unknown), and a luxury good or number card (each exists once)
 is never read at two places, while the cards read elsewhere are ruled out for an unsure spot
-(:func:`once_each`). A spot read below :data:`MIN_CONFIDENCE` is unknown (below
+(:func:`once_each`). A slot read empty that a cover lies on (not the table's own colour,
+:mod:`.bare_table`) is unknown. A spot read below :data:`MIN_CONFIDENCE` is unknown (below
 :data:`ONE_EDGE_CONFIDENCE` when only two markers along one edge locate the table).
 """
 
@@ -28,6 +29,7 @@ from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
 from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
+from .bare_table import TableColour, covered_above, place_lab
 from .common import (RecognitionError, TableView, check_second_model, likeliest_size, load_zones, locate_table,
                      model_card_path, one_edge, open_second_model, steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
@@ -471,7 +473,24 @@ class DolceVitaRecogniser:
                     empty_below = max(empty_below, conf)
                 out.append(Reading(f"column:{c}:slot:{s}", SLOT, s, r.quad, label, conf, alternatives))
             columns.append(out)
-        return columns
+        return self._uncover(columns, image, view)
+
+    def _uncover(self, columns: list[list[Reading]], image: np.ndarray, view: TableView) -> list[list[Reading]]:
+        """``columns`` with the slots read empty that a cover lies on (:func:`.bare_table.covered_above`:
+        not the table's own colour, clear of the cards' faces) unknown instead."""
+        z, table_mm = self.zones, view.table_mm
+        table = TableColour.around(image, view.to_image, z.display_mm(table_mm))
+        if table is None:
+            return columns
+        reach = max(0, math.ceil((z.luxury_mm[1] - z.slot_step_mm) / z.slot_step_mm))
+        out = []
+        for c, column in enumerate(columns):
+            covered = covered_above([r.label for r in column],
+                                    lambda k, c=c: place_lab(image, view.to_image, z.slot_quad(table_mm, c, k)),
+                                    table, EMPTY, reach)
+            out.append([replace(r, label=UNKNOWN, confidence=0.0, alternatives=()) if k in covered else r
+                        for k, r in enumerate(column)])
+        return out
 
     def _fans(self, image, view: TableView, fans: list[Fan]) -> list[list[Reading]]:
         """Cards fanned from a start place. The places at the full step (one batch for every

@@ -1,0 +1,136 @@
+"""Whether a place shows the bare table: its colour against the table's own around the layout.
+
+A slot the card classifier reads as empty shows the bare table or, just above a column's last
+card, that card's plain face. A sleeve can look like the second: a pale grey sleeve over a
+grey table is a plain light band, and the classifier reads the slots under it as empty, surely
+(validation render 2000531: four slots read empty at 0.99 under one, each holding a card). The
+table's own colour is known around the layout: the median of points on two rings just outside
+it, most of which an arm leaves bare. A slot clear of the cards' faces whose colour is much
+lighter than the table's, or of another hue, is not bare table; a shadow only darkens the
+table, so darker alone does not count. Such a slot is covered, and so are the slots just above
+the cards that look like it (the same sleeve reaching down over them). On a strongly
+patterned cloth a bare slot may differ from the median too: it is then left unknown, which the
+column's structure does not undo, never read as a card.
+
+Pure functions over arrays: the caller gives the image, where the layout lies, and how table
+millimetres map to image pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: A place at least this much lighter than the table (OpenCV's 8-bit Lab: L 0-255) is not
+#: bare table, nor one whose colour (a, b) lies at least CHROMA from the table's. Chosen on
+#: validation renders 2000300..2000599: of the 2,305 empty slots read empty well above their
+#: column's cards, 26 (in 10 renders) differ so, every one of them under a sleeve or an object
+#: (none shown whole); lighter by 40 or a colour 60 away took one shown whole.
+LIGHTER, CHROMA = 60.0, 50.0
+#: A slot just above the cards whose colour (Lab) lies within this of a covered slot's above
+#: it is under the same cover.
+SAME_COVER = 15.0
+#: The rings: this far outside the layout's box (mm), a point every RING_STEP_MM along them;
+#: fewer than MIN_RING_POINTS in the image and the table's colour is not taken.
+RING_OFFSETS_MM = (15.0, 30.0)
+RING_STEP_MM = 10.0
+MIN_RING_POINTS = 10
+#: The points read inside a place: a grid across its middle (shares of its sides).
+INNER_U, INNER_V = np.linspace(0.2, 0.8, 5), np.linspace(0.25, 0.75, 3)
+
+ToImage = Callable[[np.ndarray], np.ndarray]
+
+
+def lab_at(image: np.ndarray, points_px: np.ndarray) -> np.ndarray:
+    """The colour (OpenCV's 8-bit Lab, float) of ``image`` (BGR uint8) at each point (N, 2)
+    inside it, interpolated; points outside the image are left out."""
+    pts = np.asarray(points_px, np.float32).reshape(-1, 2)
+    h, w = image.shape[:2]
+    pts = pts[(pts[:, 0] >= 0) & (pts[:, 0] <= w - 1) & (pts[:, 1] >= 0) & (pts[:, 1] <= h - 1)]
+    if not len(pts):
+        return np.empty((0, 3), np.float32)
+    bgr = cv2.remap(image, pts[:, 0].reshape(-1, 1), pts[:, 1].reshape(-1, 1), cv2.INTER_LINEAR)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+
+
+def ring_mm(box_mm: np.ndarray) -> np.ndarray:
+    """Points (N, 2) on the rings :data:`RING_OFFSETS_MM` outside the box of ``box_mm`` (its
+    corners, any order), every :data:`RING_STEP_MM`."""
+    box = np.asarray(box_mm, np.float64)
+    (x0, y0), (x1, y1) = box.min(axis=0), box.max(axis=0)
+    out = []
+    for off in RING_OFFSETS_MM:
+        xs = np.arange(x0 - off, x1 + off + 1e-9, RING_STEP_MM)
+        ys = np.arange(y0 - off, y1 + off + 1e-9, RING_STEP_MM)
+        out += [(x, y) for x in xs for y in (y0 - off, y1 + off)]
+        out += [(x, y) for y in ys for x in (x0 - off, x1 + off)]
+    return np.array(out, np.float64)
+
+
+def inner_mm(quad_mm: np.ndarray) -> np.ndarray:
+    """The grid of points (N, 2) across the middle of ``quad_mm`` (4, 2)."""
+    q = np.asarray(quad_mm, np.float64)
+    u, v = np.meshgrid(INNER_U, INNER_V)
+    top = q[0] + (q[1] - q[0]) * u[..., None]
+    bottom = q[3] + (q[2] - q[3]) * u[..., None]
+    return (top + (bottom - top) * v[..., None]).reshape(-1, 2)
+
+
+@dataclass(frozen=True)
+class TableColour:
+    """The table's own colour (Lab, 8-bit scale) around a layout."""
+
+    lab: tuple[float, float, float]
+
+    def __post_init__(self) -> None:
+        if len(self.lab) != 3 or not all(math.isfinite(v) for v in self.lab):
+            raise ValueError(f"a table colour is three finite Lab values, got {self.lab!r}")
+
+    @classmethod
+    def around(cls, image: np.ndarray, to_image: ToImage, box_mm: np.ndarray) -> TableColour | None:
+        """The median colour of the rings around ``box_mm`` in ``image``; None when too few of
+        their points lie in the image."""
+        samples = lab_at(image, to_image(ring_mm(box_mm)))
+        if len(samples) < MIN_RING_POINTS:
+            return None
+        return cls(tuple(float(v) for v in np.median(samples, axis=0)))
+
+    def bare(self, lab: np.ndarray) -> bool:
+        """Whether a place of colour ``lab`` may be the bare table (a shadow on it included)."""
+        ref = np.asarray(self.lab)
+        lab = np.asarray(lab, np.float64)
+        return bool(lab[0] - ref[0] < LIGHTER and math.hypot(lab[1] - ref[1], lab[2] - ref[2]) < CHROMA)
+
+
+def place_lab(image: np.ndarray, to_image: ToImage, quad_mm: np.ndarray) -> np.ndarray | None:
+    """The median colour (Lab) across the middle of a place; None when it lies outside the image."""
+    samples = lab_at(image, to_image(inner_mm(quad_mm)))
+    return np.median(samples, axis=0) if len(samples) else None
+
+
+def covered_above(labels: Sequence[str], colour_of: Callable[[int], np.ndarray | None], table: TableColour,
+                  empty: str, reach: int) -> set[int]:
+    """The slots of one column (``labels`` from the bottom up) read ``empty`` that are
+    covered: those at least ``reach`` slots above its last slot not read empty (clear of the
+    last card's face) that are not bare table, and below them the ones within ``reach`` whose
+    colour matches one of those (``colour_of(k)``: slot k's Lab, or None)."""
+    top = max((k + 1 for k, label in enumerate(labels) if label != empty), default=0)
+    covers = {}
+    for k in range(top + reach, len(labels)):
+        if labels[k] == empty:
+            lab = colour_of(k)
+            if lab is not None and not table.bare(lab):
+                covers[k] = lab
+    if not covers:
+        return set()
+    out = set(covers)
+    for k in range(top, min(top + reach, len(labels))):
+        if labels[k] == empty:
+            lab = colour_of(k)
+            if lab is not None and min(float(np.linalg.norm(lab - c)) for c in covers.values()) < SAME_COVER:
+                out.add(k)
+    return out
