@@ -12,6 +12,9 @@ the cards that look like it (the same sleeve reaching down over them). On a stro
 patterned cloth a bare slot may differ from the median too: it is then left unknown, which the
 column's structure does not undo, never read as a card.
 
+Da Luigi's :mod:`.daluigi_table` asks the converse, strictly (does a spot show the table's
+very colour, so that it is not called covered), from squares inside the play area's edges.
+
 Pure functions over arrays: the caller gives the image, where the layout lies, and how table
 millimetres map to image pixels.
 """
