@@ -311,17 +311,18 @@ def motion_blur(image: np.ndarray, view: TableView) -> MotionBlur | None:
     return measure_motion_blur(targets) if targets else None
 
 
-def steady_view(image: np.ndarray, view: TableView, relocate: Callable[[np.ndarray], TableView] | None
-                ) -> tuple[np.ndarray, TableView, MotionBlur | None]:
+def steady_view(image: np.ndarray, view: TableView, relocate: Callable[[np.ndarray], TableView] | None,
+                from_px: float = 0.0) -> tuple[np.ndarray, TableView, MotionBlur | None]:
     """``image`` with the motion blur its markers show undone, the table's view in it, and the
-    blur measured (None when no marker could be measured on).
+    blur measured (None when no marker could be measured on). A blur shorter than ``from_px``
+    is measured but left as it is.
 
     When the blur is undone the table is located again by ``relocate`` on the new image (its
     markers are sharper now, their corners surer); ``view`` is kept when ``relocate`` is None,
     as for a view the caller gave, or fails. An image with no blur to undo is returned as it is.
     """
     blur = motion_blur(image, view)
-    if blur is None or not blur.moving:
+    if blur is None or not blur.moving or blur.length_px < from_px:
         return image, view, blur
     steady = deconvolve(image, line_kernel(blur.length_px, blur.angle_deg))
     if relocate is not None:

@@ -25,9 +25,10 @@ from ...rules.daluigi.catalogue import SLOTS, load_deck
 from ...rules.daluigi.observation import UNKNOWN, Item, Observation
 from ..classifier import Classifier
 from ..crop import crop_patches, in_image, to_tensor
+from ..deblur import MotionBlur
 from ..second_looks import with_second_looks
 from .common import (RecognitionError, TableView, check_second_model, likeliest_size, locate_table, model_card_path,
-                     one_edge, open_second_model)
+                     one_edge, open_second_model, steady_view)
 from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
                              pile_score, row_ends, tile_row)
@@ -65,6 +66,18 @@ SECOND_OPINION_BELOW = 0.97
 ON_THE_TABLE = ("hand", "revealed")
 #: ... those leaning to covered at least this much (the table's look is measured only for them).
 LEANS_COVERED = 0.05
+#: A motion blur the markers show is undone before reading when at least this long (px; the
+#: measure's line kernels are 3, 5, 7 ... px): the classifiers were trained on the twin's
+#: blurred shots as they are, and undoing the shorter blurs added cubes that are not there.
+#: Validation renders, scenes exactly right: 2000450..2000749, 186 without, 193 undoing every
+#: blur (cube precision 99.60 -> 99.56 %), 192 from 6 px (99.59 %); 2000750..2000899, 104,
+#: 105 (99.78 -> 99.73 %) and 108 (99.78 %).
+DEBLUR_FROM_PX = 6.0
+
+
+def undone(blur: MotionBlur) -> bool:
+    """Whether the recogniser undoes ``blur`` before reading."""
+    return blur.moving and blur.length_px >= DEBLUR_FROM_PX
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,6 +92,8 @@ class Recognition:
     players : int
     table_mm : (float, float)
     markers_used : tuple of int
+    motion_blur : MotionBlur or None
+        The blur measured on the markers (undone before reading when :func:`undone`).
     """
 
     observation: Observation
@@ -86,10 +101,13 @@ class Recognition:
     players: int
     table_mm: tuple[float, float]
     markers_used: tuple[int, ...]
+    motion_blur: MotionBlur | None = None
 
     def to_json(self) -> dict:
         return {**self.observation.to_json(), "players": self.players, "table_mm": list(self.table_mm),
-                "markers_used": list(self.markers_used)}
+                "markers_used": list(self.markers_used),
+                "motion_blur": None if self.motion_blur is None else {
+                    **self.motion_blur.to_json(), "undone": undone(self.motion_blur)}}
 
 
 def locate_daluigi(image: np.ndarray, profile: Profile | None = None, zones: Zones | None = None) -> TableView:
@@ -338,7 +356,9 @@ class DaLuigiRecogniser:
         ``view`` is the table already located in this image (:func:`locate_daluigi`), if any.
         Located without a profile by two markers along one edge, the table's other side is
         unmeasured: of the known sizes that agree with the side measured, the one under which
-        the first two seats' strips show best is taken (:meth:`_likeliest_size`).
+        the first two seats' strips show best is taken (:meth:`_likeliest_size`). A motion blur
+        the markers show, of at least :data:`DEBLUR_FROM_PX`, is undone first
+        (:func:`~.common.steady_view`, the table where it was found).
 
         Raises
         ------
@@ -348,6 +368,7 @@ class DaLuigiRecogniser:
         z = self.zones
         if view is None:
             view = locate_daluigi(image, profile, z)
+        image, view, blur = steady_view(image, view, None, DEBLUR_FROM_PX)
         if profile is None and one_edge(view):
             view = self._likeliest_size(image, view)
         counts = z.player_counts(view.table_mm)
@@ -366,7 +387,7 @@ class DaLuigiRecogniser:
             players = self._players(read, counts)
         items, places = self._decode(read, image, view, players, gains)
         return Recognition(Observation(tuple(items)), places, players, view.table_mm,
-                           view.calibration.markers_used)
+                           view.calibration.markers_used, blur)
 
     def _likeliest_size(self, image: np.ndarray, view: TableView) -> TableView:
         """``view`` (located by two markers along one edge) or the view of another known table

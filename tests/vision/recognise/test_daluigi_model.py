@@ -323,3 +323,40 @@ def test_the_second_model_is_asked_only_beside_the_first(tmp_path, adapted, seco
     assert recogniser.classifier.card.name == MODEL_NAME
     assert (recogniser.second is not None) == second
     assert recogniser.dishes is None  # not beside them: the spot classifiers read the order fields
+
+
+@pytest.mark.parametrize("seed", [2_000_477, 2_000_561])
+def test_a_blurred_photograph_is_read_with_its_blur_undone(recogniser, monkeypatch, seed):
+    """Validation renders with the twin's 7 px motion blur: the blur is measured on the
+    markers, reported, and undone before reading; so each reads exactly right, and not without
+    (2000477: a guest card misread; 2000561: a cube missed)."""
+    import tableref.vision.recognise.daluigi as module
+
+    shot = next(_shots([seed]))
+    got = recogniser.read(shot.image)
+    assert got.motion_blur is not None and got.motion_blur.moving and got.to_json()["motion_blur"]["undone"]
+    assert score(shot, {it.where: it.label for it in got.observation.items})["exact"] == 1
+    monkeypatch.setattr(module, "DEBLUR_FROM_PX", float("inf"))
+    plain = recogniser.read(shot.image)
+    assert not plain.to_json()["motion_blur"]["undone"]
+    assert score(shot, {it.where: it.label for it in plain.observation.items})["exact"] == 0
+
+
+def test_a_short_blur_is_reported_and_left_as_it_is(recogniser, monkeypatch):
+    """Validation render 2000460, the twin's 3 px blur: measured and reported, not undone (the
+    image the spots are cut from is the photograph itself)."""
+    import tableref.vision.recognise.daluigi as module
+
+    shot = next(_shots([2_000_460]))
+    cut_from = []
+    real = module.Spots.__init__
+
+    def spots(self, classifier, image, *args, **kwargs):
+        cut_from.append(image)
+        real(self, classifier, image, *args, **kwargs)
+
+    monkeypatch.setattr(module.Spots, "__init__", spots)
+    got = recogniser.read(shot.image)
+    blur = got.to_json()["motion_blur"]
+    assert got.motion_blur.moving and got.motion_blur.length_px < module.DEBLUR_FROM_PX and not blur["undone"]
+    assert all(image is shot.image for image in cut_from)
