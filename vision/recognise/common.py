@@ -333,6 +333,14 @@ def steady_view(image: np.ndarray, view: TableView, relocate: Callable[[np.ndarr
     return steady, view, blur
 
 
+def blur_report(blur: MotionBlur | None, from_px: float = 0.0) -> dict | None:
+    """A blur measured on the markers as JSON, ``undone`` as :func:`steady_view` given
+    ``from_px`` treats it (None when none was measured)."""
+    if blur is None:
+        return None
+    return {**blur.to_json(), "undone": blur.moving and blur.length_px >= from_px}
+
+
 def one_edge(view: TableView) -> bool:
     """Whether ``view`` was located by markers along one edge only (two along one side): the
     table's other side is then unmeasured."""

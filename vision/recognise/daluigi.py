@@ -27,8 +27,8 @@ from ..classifier import Classifier
 from ..crop import crop_patches, in_image, to_tensor
 from ..deblur import MotionBlur
 from ..second_looks import with_second_looks
-from .common import (RecognitionError, TableView, check_second_model, likeliest_size, locate_table, model_card_path,
-                     one_edge, open_second_model, steady_view)
+from .common import (RecognitionError, TableView, blur_report, check_second_model, likeliest_size, locate_table,
+                     model_card_path, one_edge, open_second_model, steady_view)
 from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
                              pile_score, row_ends, tile_row)
@@ -75,11 +75,6 @@ LEANS_COVERED = 0.05
 DEBLUR_FROM_PX = 6.0
 
 
-def undone(blur: MotionBlur) -> bool:
-    """Whether the recogniser undoes ``blur`` before reading."""
-    return blur.moving and blur.length_px >= DEBLUR_FROM_PX
-
-
 @dataclass(frozen=True, eq=False)
 class Recognition:
     """What one photograph shows: the observation, and where each place lies in the image.
@@ -93,7 +88,7 @@ class Recognition:
     table_mm : (float, float)
     markers_used : tuple of int
     motion_blur : MotionBlur or None
-        The blur measured on the markers (undone before reading when :func:`undone`).
+        The blur measured on the markers (undone before reading from :data:`DEBLUR_FROM_PX`).
     """
 
     observation: Observation
@@ -106,8 +101,7 @@ class Recognition:
     def to_json(self) -> dict:
         return {**self.observation.to_json(), "players": self.players, "table_mm": list(self.table_mm),
                 "markers_used": list(self.markers_used),
-                "motion_blur": None if self.motion_blur is None else {
-                    **self.motion_blur.to_json(), "undone": undone(self.motion_blur)}}
+                "motion_blur": blur_report(self.motion_blur, DEBLUR_FROM_PX)}
 
 
 def locate_daluigi(image: np.ndarray, profile: Profile | None = None, zones: Zones | None = None) -> TableView:

@@ -301,3 +301,20 @@ def test_a_card_beside_a_hidden_space_is_read_only_when_sure(row, confidences, e
               for i, (ch, conf) in enumerate(zip(row, confidences))}
     out = _beside_the_hidden(spaces)
     assert [out[(0, i)].cover for i in range(len(row))] == expected
+
+
+def test_a_long_blur_is_undone_before_the_spaces_are_read(monkeypatch):
+    """Validation render 2000829, the twin's 7 px motion blur: measured on the markers, reported
+    and undone before the classifiers read; its board then reads exactly right, and with the
+    blur left as it is it does not."""
+    import tableref.vision.recognise.ligretto as module
+
+    shot = shoot(2_000_829)
+    recogniser = LigrettoRecogniser.open()
+    reading = recogniser.read(shot.image)
+    blur = reading.to_json()["motion_blur"]
+    assert blur["undone"] and blur["length_px"] >= module.DEBLUR_FROM_PX
+    assert scene_score(shot, reading)["wrong"] == 0
+    monkeypatch.setattr(module, "DEBLUR_FROM_PX", float("inf"))
+    plain = recogniser.read(shot.image)
+    assert not plain.to_json()["motion_blur"]["undone"] and scene_score(shot, plain)["wrong"] >= 3
