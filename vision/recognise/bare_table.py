@@ -3,7 +3,7 @@
 A slot the card classifier reads as empty shows the bare table or, just above a column's last
 card, that card's plain face. A sleeve can look like the second: a pale grey sleeve over a
 grey table is a plain light band, and the classifier reads the slots under it as empty, surely
-(validation render 2000531: four slots read empty at 0.99 under one, each holding a card). The
+(validation render 2000531: twelve slots read empty at 0.99 under one, each holding a card). The
 table's own colour is known around the layout: the median of points on two rings just outside
 it, most of which an arm leaves bare. A slot clear of the cards' faces whose colour is much
 lighter than the table's, or of another hue, is not bare table; a shadow only darkens the
