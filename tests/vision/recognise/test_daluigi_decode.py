@@ -276,3 +276,22 @@ def test_market_fields_are_read_from_their_rows_places(by_row, places):
 ])
 def test_player_counts_from_the_play_area(table_mm, counts):
     assert load_daluigi_zones().player_counts(table_mm) == counts
+
+
+@pytest.mark.parametrize("own, other, reads_own", [
+    (0.4, 0.6, True),  # unsure which colour: the field's own, as the rules place dice
+    (0.15, 0.85, True),
+    (0.05, 0.95, False),  # plainly another colour: read so, for the referee to flag
+    (1.0, 0.0, True),
+])
+def test_a_cube_on_an_order_field_takes_its_colour_unless_plainly_another(own, other, reads_own):
+    deck = load_deck()
+    dishes = [c for c, n in zip(COLOURS, deck.card("S1").order) for _ in range(n)]
+    printed = dishes[1]
+    another = next(c for c in COLOURS if c != printed)
+    dish, *marks = card_probs("S1")
+    dish[1] = 0.0
+    dish[1, ALLOWED[DISH].index(f"cube:{printed}")] = own
+    dish[1, ALLOWED[DISH].index(f"cube:{another}")] = other
+    _, cubes = decode_card(dish, *marks, CardTable.of(deck))
+    assert cubes.label == (printed if reads_own else another)
