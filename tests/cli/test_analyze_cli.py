@@ -1,6 +1,9 @@
-"""``tableref analyze``: bad input gets one clear line and exit code 2."""
+"""``tableref analyze``: bad input gets one clear line and exit code 2; the motion blur a
+photograph shows is reported."""
 
 from __future__ import annotations
+
+import json
 
 import cv2
 import numpy as np
@@ -26,3 +29,20 @@ def test_bad_images_are_refused_clearly(run_cli, tmp_path, make, message):
 def test_game_is_required(run_cli, tmp_path):
     result = run_cli("analyze", str(tmp_path / "x.png"))
     assert result.code == 2 and "--game" in result.err
+
+
+@pytest.mark.parametrize("game, blurred", [
+    ("daluigi", 2_000_477),  # validation renders with 7 px of motion blur
+    ("ligretto", 2_000_829),
+])
+def test_a_blurred_photo_reports_the_blur_it_undid(run_cli, tmp_path, game, blurred):
+    from tableref.vision.synthetic.dataset import sample
+
+    for seed, name in ((3_100_100, "sharp.png"), (blurred, "blurred.png")):  # a sharp test render first
+        cv2.imwrite(str(tmp_path / name), sample(game, seed).image)
+    sharp = json.loads(run_cli("analyze", str(tmp_path / "sharp.png"), "--game", game).out)
+    assert sharp["motion_blur"] is None or not sharp["motion_blur"]["undone"]
+    result = run_cli("analyze", str(tmp_path / "blurred.png"), "--game", game)
+    assert result.code == 0, result
+    blur = json.loads(result.out)["motion_blur"]
+    assert blur["undone"] and blur["length_px"] >= 6

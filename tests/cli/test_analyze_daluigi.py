@@ -59,14 +59,3 @@ def test_bad_input_is_one_line(run_cli, photo, tmp_path, make, players, message)
         make(path)
     result = run_cli("analyze", str(path), "--game", "daluigi", *(["--players", str(players)] if players else []))
     assert result.code == 2 and result.err.startswith("error: ") and message in result.err, result
-
-
-def test_a_blurred_photo_reports_its_blur(run_cli, photo, tmp_path):
-    sharp = json.loads(run_cli("analyze", str(photo[0]), "--game", "daluigi").out)
-    assert sharp["motion_blur"] is None or not sharp["motion_blur"]["undone"]
-    path = tmp_path / "blurred.png"
-    cv2.imwrite(str(path), sample("daluigi", 2_000_477).image)  # a validation render, 7 px of motion blur
-    result = run_cli("analyze", str(path), "--game", "daluigi")
-    assert result.code == 0, result
-    blur = json.loads(result.out)["motion_blur"]
-    assert blur["undone"] and blur["length_px"] >= 6

@@ -44,16 +44,3 @@ def test_bad_images_are_refused_clearly(run_cli, tmp_path, make, message):
     assert result.code == 2, result
     assert result.err.startswith("error: ") and "Traceback" not in result.err
     assert message in result.err
-
-
-def test_a_blurred_photo_reports_its_blur(run_cli, render, tmp_path):
-    from tableref.vision.synthetic.dataset import sample
-
-    sharp = json.loads(run_cli("analyze", str(render[0]), "--game", "ligretto").out)
-    assert sharp["motion_blur"] is None or not sharp["motion_blur"]["undone"]
-    path = tmp_path / "blurred.png"
-    cv2.imwrite(str(path), sample("ligretto", 2_000_829).image)  # a validation render, 7 px of motion blur
-    result = run_cli("analyze", str(path), "--game", "ligretto")
-    assert result.code == 0, result
-    blur = json.loads(result.out)["motion_blur"]
-    assert blur["undone"] and blur["length_px"] >= 6

@@ -30,8 +30,8 @@ from ..classifier import Classifier
 from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
 from .bare_table import TableColour, covered_above, place_lab
-from .common import (RecognitionError, TableView, check_second_model, likeliest_size, load_zones, locate_table,
-                     model_card_path, one_edge, open_second_model, steady_view)
+from .common import (RecognitionError, TableView, blur_report, check_second_model, likeliest_size, load_zones,
+                     locate_table, model_card_path, one_edge, open_second_model, steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 from .edges import unsure_beside_covered
@@ -178,7 +178,7 @@ class Recognition:
     def to_json(self) -> dict:
         return {**self.observation.to_json(), "players": self.players, "table_mm": list(self.table_mm),
                 "markers_used": list(self.markers_used),
-                "motion_blur": None if self.motion_blur is None else self.motion_blur.to_json()}
+                "motion_blur": blur_report(self.motion_blur)}
 
 
 @dataclass(frozen=True)
