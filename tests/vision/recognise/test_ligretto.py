@@ -271,6 +271,13 @@ def test_lone_card_halves_are_settled_by_what_lies_beside_them(kinds, covers, ow
     ({"joker": 0.8, "none": 0.1, "card": 0.1}, 1.0, None, 0.0),
     # a card read with a ring of one colour is unaffected
     ({"card": 0.9, "joker": 0.1}, 1.0, "card", 0.9),
+    # undecided between a card and a joker (a token over the star): the ring decides, as surely as both together
+    ({"card": 0.45, "joker": 0.55}, 0.5, "joker", 1.0),
+    ({"card": 0.55, "joker": 0.4, "hidden": 0.05}, 0.6, "joker", 0.95),
+    ({"joker": 0.55, "card": 0.45}, 0.98, "card", 1.0),
+    # ... not where the ring is neither, nor where they are not together sure
+    ({"card": 0.55, "joker": 0.45}, 0.8, None, 0.0),
+    ({"card": 0.5, "joker": 0.35, "hidden": 0.15}, 0.4, None, 0.0),
 ])
 def test_a_space_whose_ring_shows_one_colour_is_no_joker(kinds, share, cover, confidence):
     from tableref.vision.recognise.ligretto import _space
