@@ -37,6 +37,14 @@ LIGHTER, CHROMA = 60.0, 50.0
 #: A slot just above the cards whose colour (Lab) lies within this of a covered slot's above
 #: it is under the same cover.
 SAME_COVER = 15.0
+#: A place read as covered shows the bare table when its middle matches the table's colour
+#: closely: the median within BARE_LIGHTNESS (L) and BARE_CHROMA (a, b) of it, and every point
+#: read within BARE_WORST (a, b). Chosen on validation renders 2000300..2000599 and
+#: 2000600..2000799: of the 1,894 slots read covered above their column's cards, 14 were empty
+#: and shown whole, 7 of them so (a plain table, read covered for a shadow or a hand's tip in a
+#: corner), and none of the 1,331 holding a card (the nearest, a card hidden under a sleeve of
+#: the table's very colour, lies within 15, 5 and 6).
+BARE_LIGHTNESS, BARE_CHROMA, BARE_WORST = 10.0, 4.0, 5.0
 #: The rings: this far outside the layout's box (mm), a point every RING_STEP_MM along them;
 #: fewer than MIN_RING_POINTS in the image and the table's colour is not taken.
 RING_OFFSETS_MM = (15.0, 30.0)
@@ -108,10 +116,26 @@ class TableColour:
         lab = np.asarray(lab, np.float64)
         return bool(lab[0] - ref[0] < LIGHTER and math.hypot(lab[1] - ref[1], lab[2] - ref[2]) < CHROMA)
 
+    def shows(self, samples: np.ndarray) -> bool:
+        """Whether a place whose points have colours ``samples`` (N, 3 Lab) shows this very
+        table, plainly (:data:`BARE_LIGHTNESS`): stricter than :meth:`bare`."""
+        samples = np.asarray(samples, np.float64).reshape(-1, 3)
+        if not len(samples):
+            return False
+        off = samples - np.asarray(self.lab)
+        middle = np.median(off, axis=0)
+        return bool(abs(middle[0]) < BARE_LIGHTNESS and math.hypot(middle[1], middle[2]) < BARE_CHROMA
+                    and np.hypot(off[:, 1], off[:, 2]).max() < BARE_WORST)
+
+
+def place_samples(image: np.ndarray, to_image: ToImage, quad_mm: np.ndarray) -> np.ndarray:
+    """The colours (N, 3 Lab) of the points across the middle of a place that lie in the image."""
+    return lab_at(image, to_image(inner_mm(quad_mm)))
+
 
 def place_lab(image: np.ndarray, to_image: ToImage, quad_mm: np.ndarray) -> np.ndarray | None:
     """The median colour (Lab) across the middle of a place; None when it lies outside the image."""
-    samples = lab_at(image, to_image(inner_mm(quad_mm)))
+    samples = place_samples(image, to_image, quad_mm)
     return np.median(samples, axis=0) if len(samples) else None
 
 
@@ -137,3 +161,12 @@ def covered_above(labels: Sequence[str], colour_of: Callable[[int], np.ndarray |
             if lab is not None and min(float(np.linalg.norm(lab - c)) for c in covers.values()) < SAME_COVER:
                 out.add(k)
     return out
+
+
+def bare_above(labels: Sequence[str], samples_of: Callable[[int], np.ndarray], table: TableColour,
+               empty: str, unknown: str, reach: int) -> set[int]:
+    """The slots of one column (``labels`` from the bottom up) read ``unknown`` that show the
+    bare table (:meth:`TableColour.shows`; ``samples_of(k)``: slot k's colours): those at least
+    ``reach`` slots above its last slot read as a card, clear of that card's face."""
+    top = max((k + 1 for k, label in enumerate(labels) if label not in (empty, unknown)), default=0)
+    return {k for k in range(top + reach, len(labels)) if labels[k] == unknown and table.shows(samples_of(k))}

@@ -8,7 +8,8 @@ its start (a place that disagrees with the count that best explains them all,
 :func:`best_count`, is reported unknown), and a luxury good or number card (each exists once)
 is never read at two places, while the cards read elsewhere are ruled out for an unsure spot
 (:func:`once_each`). A slot read empty that a cover lies on (not the table's own colour,
-:mod:`.bare_table`) is unknown. A spot read below :data:`MIN_CONFIDENCE` is unknown (below
+:mod:`.bare_table`) is unknown, and a slot read covered, clear of the cards, that plainly shows
+the table's own colour is empty. A spot read below :data:`MIN_CONFIDENCE` is unknown (below
 :data:`ONE_EDGE_CONFIDENCE` when only two markers along one edge locate the table).
 """
 
@@ -29,7 +30,7 @@ from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
 from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
-from .bare_table import TableColour, covered_above, place_lab
+from .bare_table import TableColour, bare_above, covered_above, place_samples
 from .common import (RecognitionError, TableView, blur_report, check_second_model, likeliest_size, load_zones,
                      locate_table, model_card_path, one_edge, open_second_model, steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
@@ -116,6 +117,10 @@ UNSURE_CONFIDENCE = 0.8
 #: one that moves goes to the top): a slot left unknown (covered, or under a glare) above a
 #: slot read empty at least this surely is empty too.
 EMPTY_BELOW = 0.99
+#: The confidence given a slot read covered that shows the bare table plainly, clear of the
+#: cards (:func:`.bare_table.bare_above`): a colour test, not a probability; above
+#: :data:`UNSURE_CONFIDENCE`, below what the classifier's sure readings carry.
+BARE_CONFIDENCE = 0.9
 #: A spot whose top probability is below SECOND_LOOK_BELOW is looked at again through these
 #: windows (:mod:`..second_looks`: scaled by 0.92 and 1.08, shifted by 5 % either way along its
 #: first side), its probabilities the geometric mean of the five looks. On validation renders
@@ -477,7 +482,8 @@ class DolceVitaRecogniser:
 
     def _uncover(self, columns: list[list[Reading]], image: np.ndarray, view: TableView) -> list[list[Reading]]:
         """``columns`` with the slots read empty that a cover lies on (:func:`.bare_table.covered_above`:
-        not the table's own colour, clear of the cards' faces) unknown instead."""
+        not the table's own colour, clear of the cards' faces) unknown instead, and those read
+        covered that plainly show the bare table (:func:`.bare_table.bare_above`) empty."""
         z, table_mm = self.zones, view.table_mm
         table = TableColour.around(image, view.to_image, z.display_mm(table_mm))
         if table is None:
@@ -485,10 +491,21 @@ class DolceVitaRecogniser:
         reach = max(0, math.ceil((z.luxury_mm[1] - z.slot_step_mm) / z.slot_step_mm))
         out = []
         for c, column in enumerate(columns):
-            covered = covered_above([r.label for r in column],
-                                    lambda k, c=c: place_lab(image, view.to_image, z.slot_quad(table_mm, c, k)),
-                                    table, EMPTY, reach)
-            out.append([replace(r, label=UNKNOWN, confidence=0.0, alternatives=()) if k in covered else r
+            samples: dict[int, np.ndarray] = {}
+
+            def samples_of(k: int, c: int = c) -> np.ndarray:
+                if k not in samples:
+                    samples[k] = place_samples(image, view.to_image, z.slot_quad(table_mm, c, k))
+                return samples[k]
+
+            def colour_of(k: int) -> np.ndarray | None:
+                return np.median(samples_of(k), axis=0) if len(samples_of(k)) else None
+
+            labels = [r.label for r in column]
+            covered = covered_above(labels, colour_of, table, EMPTY, reach)
+            bare = bare_above(labels, samples_of, table, EMPTY, UNKNOWN, reach)
+            out.append([replace(r, label=UNKNOWN, confidence=0.0, alternatives=()) if k in covered
+                        else replace(r, label=EMPTY, confidence=BARE_CONFIDENCE) if k in bare else r
                         for k, r in enumerate(column)])
         return out
 

@@ -85,6 +85,38 @@ def test_covered_above(labels, colours, expected):
     assert B.covered_above(labels, lambda k: colours[k], table, EMPTY, reach=2) == expected
 
 
+UNKNOWN = "unknown"
+NEAR = TABLE + np.array([4.0, 1.0, -1.0])  # the same table, a little lighter
+GRAIN = np.vstack([np.tile(TABLE, (14, 1)), TABLE + np.array([0.0, 6.0, 0.0])])  # one point of another hue
+
+
+@pytest.mark.parametrize("samples, shows", [
+    (np.tile(TABLE, (15, 1)), True),
+    (np.tile(NEAR, (15, 1)), True),
+    (np.tile(TABLE + np.array([-25.0, 0.0, 0.0]), (15, 1)), False),  # a shadow, or a grey sleeve: too dark
+    (np.tile(SLEEVE, (15, 1)), False),
+    (GRAIN, False),  # a hand's tip or a card's edge at one point
+    (np.empty((0, 3)), False),  # outside the image
+])
+def test_a_place_shows_the_table_only_plainly(samples, shows):
+    assert B.TableColour(tuple(TABLE)).shows(samples) is shows
+
+
+@pytest.mark.parametrize("labels, colours, expected", [
+    # two cards, the slots above read covered though they show the bare table: bare, clear of the face
+    ([CARD, CARD] + [UNKNOWN] * 7, [TABLE] * 9, {4, 5, 6, 7, 8}),
+    # ... those under a sleeve or another colour stay covered
+    ([CARD, CARD] + [UNKNOWN] * 7, [TABLE] * 6 + [SLEEVE, GRAIN[-1], TABLE], {4, 5, 8}),
+    # a slot read empty or as a card is not asked; nor one within reach of the last card
+    ([CARD, UNKNOWN, CARD, EMPTY, UNKNOWN, EMPTY, UNKNOWN, UNKNOWN, CARD], [TABLE] * 9, set()),
+    ([UNKNOWN] * 9, [TABLE] * 9, set(range(2, 9))),
+])
+def test_bare_above(labels, colours, expected):
+    table = B.TableColour(tuple(TABLE))
+    got = B.bare_above(labels, lambda k: np.tile(colours[k], (15, 1)), table, EMPTY, UNKNOWN, reach=2)
+    assert got == expected
+
+
 def test_a_pale_sleeve_over_the_display_is_not_read_as_empty_slots():
     # validation render 2000531: a pale grey sleeve over slots 4-8 of columns 3-6 (each holding
     # a card), 20 slots read empty at 0.99 before; now unknown, and nothing in the scene misread
@@ -98,3 +130,17 @@ def test_a_pale_sleeve_over_the_display_is_not_read_as_empty_slots():
     assert all(read[w] == "unknown" for w in under), {w: read[w] for w in under}
     errors, _ = scene_errors(shot, observation)
     assert [e for e in errors if e.kind == "misread"] == []
+
+
+def test_a_plain_table_read_as_covered_is_read_empty():
+    # validation render 2000406: column 1's slots 6-8 above its cards, a plain purple table,
+    # read as covered (0.67-0.94) before; now empty, and the scene read exactly right
+    from tableref.bench.recognition import _shots, scene_errors
+    from tableref.vision.recognise.dolcevita import BARE_CONFIDENCE, DolceVitaRecogniser
+
+    shot = next(_shots([2_000_406]))
+    observation = DolceVitaRecogniser.open().read(shot.image).observation
+    read = {it.where: (it.label, it.confidence) for it in observation.items}
+    assert [read[f"column:1:slot:{s}"] for s in (6, 7, 8)] == [("empty", BARE_CONFIDENCE)] * 3
+    errors, _ = scene_errors(shot, observation)
+    assert [e for e in errors if not e.partly] == []
