@@ -310,6 +310,25 @@ def test_a_card_beside_a_hidden_space_is_read_only_when_sure(row, confidences, e
     assert [out[(0, i)].cover for i in range(len(row))] == expected
 
 
+@pytest.mark.parametrize("row, token_confidences, expected", [
+    # a token read unsurely beside a space left unknown: unknown (a hand's dark edge looks like its rim)
+    ("?nn", [0.0, 0.9, 0.9], [None, None, True]),
+    # read surely there: kept; a space read free of a token is not asked
+    ("?nj", [0.0, 0.99, 0.9], [None, True, True]),
+    ("n?n", [0.9, 0.0, -0.9], [None, None, False]),
+])
+def test_a_token_beside_a_hidden_space_is_read_only_when_sure(row, token_confidences, expected):
+    from tableref.vision.recognise.ligretto import SpaceReading, _beside_the_hidden
+
+    kinds = {"j": "joker", "n": "none", "?": None}
+    quad = ((0.0, 0.0),) * 4
+    spaces = {(0, i): SpaceReading((0, i), kinds[ch], 1 if ch == "j" else None, None, 1.0 if ch != "?" else 0.0,
+                                   None, None if ch == "?" else conf > 0, abs(conf), quad)
+              for i, (ch, conf) in enumerate(zip(row, token_confidences))}
+    out = _beside_the_hidden(spaces)
+    assert [out[(0, i)].token for i in range(len(row))] == expected
+
+
 def test_a_long_blur_is_undone_before_the_spaces_are_read(monkeypatch):
     """Validation render 2000829, the twin's 7 px motion blur: measured on the markers, reported
     and undone before the classifiers read; its board then reads exactly right, and with the
