@@ -46,7 +46,9 @@ def test_no_table_colour_when_the_rings_lie_outside_the_image():
     ((55, 55, 55), True),  # a shadow on the table: darker only
     ((205, 210, 215), False),  # a pale grey sleeve: much lighter
     ((200, 40, 170), False),  # a purple sleeve: another colour
-    ((60, 110, 150), True),  # a warmer patch of the same table, within reach
+    ((75, 100, 130), True),  # a warmer patch of the same table, within reach
+    ((60, 110, 150), False),  # a brown sleeve over a grey table: another colour
+    ((175, 110, 50), False),  # a blue one, hardly lighter (validation render 2000520)
 ])
 def test_bare(bgr, bare):
     assert B.TableColour(tuple(lab(GREY))).bare(lab(bgr)) is bare
