@@ -148,11 +148,13 @@ def covered_above(labels: Sequence[str], colour_of: Callable[[int], np.ndarray |
                   empty: str, reach: int) -> set[int]:
     """The slots of one column (``labels`` from the bottom up) read ``empty`` that are
     covered: those at least ``reach`` slots above its last slot not read empty (clear of the
-    last card's face) that are not bare table, and below them the ones within ``reach`` whose
-    colour matches one of those (``colour_of(k)``: slot k's Lab, or None)."""
+    last card's face; every slot where none is) that are not bare table, and below them the
+    ones within ``reach`` whose colour matches one of those (``colour_of(k)``: slot k's Lab,
+    or None)."""
     top = max((k + 1 for k, label in enumerate(labels) if label != empty), default=0)
+    clear = top + reach if top else 0  # no card read: no card's face above it
     covers = {}
-    for k in range(top + reach, len(labels)):
+    for k in range(clear, len(labels)):
         if labels[k] == empty:
             lab = colour_of(k)
             if lab is not None and not table.bare(lab):
@@ -160,7 +162,7 @@ def covered_above(labels: Sequence[str], colour_of: Callable[[int], np.ndarray |
     if not covers:
         return set()
     out = set(covers)
-    for k in range(top, min(top + reach, len(labels))):
+    for k in range(top, min(clear, len(labels))):
         if labels[k] == empty:
             lab = colour_of(k)
             if lab is not None and min(float(np.linalg.norm(lab - c)) for c in covers.values()) < SAME_COVER:
@@ -172,6 +174,8 @@ def bare_above(labels: Sequence[str], samples_of: Callable[[int], np.ndarray], t
                empty: str, unknown: str, reach: int) -> set[int]:
     """The slots of one column (``labels`` from the bottom up) read ``unknown`` that show the
     bare table (:meth:`TableColour.shows`; ``samples_of(k)``: slot k's colours): those at least
-    ``reach`` slots above its last slot read as a card, clear of that card's face."""
+    ``reach`` slots above its last slot read as a card, clear of that card's face (every slot
+    where none is)."""
     top = max((k + 1 for k, label in enumerate(labels) if label not in (empty, unknown)), default=0)
-    return {k for k in range(top + reach, len(labels)) if labels[k] == unknown and table.shows(samples_of(k))}
+    clear = top + reach if top else 0  # no card read: no card's face above it
+    return {k for k in range(clear, len(labels)) if labels[k] == unknown and table.shows(samples_of(k))}

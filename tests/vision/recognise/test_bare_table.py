@@ -79,6 +79,8 @@ TABLE = lab(GREY)
     ([CARD, CARD] + [EMPTY] * 7, [None] * 2 + [FACE, FACE] + [PURPLE] * 5, {4, 5, 6, 7, 8}),
     # a whole column read empty under a pale sleeve
     ([EMPTY] * 9, [SLEEVE] * 9, set(range(9))),
+    # ... or with a cup over its bottom slot: no card's face there, so it is covered
+    ([EMPTY] * 9, [PURPLE] + [TABLE] * 8, {0}),
     # a slot left unknown counts as the column's top so far; a slot outside the image is left alone
     ([CARD, "unknown"] + [EMPTY] * 7, [None] * 2 + [FACE, FACE, SLEEVE, None] + [TABLE] * 3, {4}),
 ])
@@ -111,7 +113,8 @@ def test_a_place_shows_the_table_only_plainly(samples, shows):
     ([CARD, CARD] + [UNKNOWN] * 7, [TABLE] * 6 + [SLEEVE, GRAIN[-1], TABLE], {4, 5, 8}),
     # a slot read empty or as a card is not asked; nor one within reach of the last card
     ([CARD, UNKNOWN, CARD, EMPTY, UNKNOWN, EMPTY, UNKNOWN, UNKNOWN, CARD], [TABLE] * 9, set()),
-    ([UNKNOWN] * 9, [TABLE] * 9, set(range(2, 9))),
+    # no card read in the column: no card's face, every slot asked
+    ([UNKNOWN] * 9, [TABLE] * 9, set(range(9))),
 ])
 def test_bare_above(labels, colours, expected):
     table = B.TableColour(tuple(TABLE))
