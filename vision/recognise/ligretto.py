@@ -372,18 +372,23 @@ def _known_shape(keep_r: tuple[int, int], keep_c: tuple[int, int], lines: tuple[
 
 #: A joker shows the four colours around its star; a space whose coloured ring agrees on one
 #: colour this much is no joker, whatever the classifier says (a card's half under a token,
-#: its border hard to see, is read as a joker). On validation renders 2000100..2000299 the
-#: rings of 684 jokers read as such agreed at most 0.82 (median 0.34), those of the cards
-#: misread as jokers 0.0 (a token over the ring), 0.83 and 0.89.
+#: its border hard to see, is read as a joker), and is read as the likeliest of the other
+#: kinds, as surely as among them. On validation renders 2000100..2000299 the rings of 684
+#: jokers read as such agreed at most 0.82 (median 0.34), those of the cards misread as jokers
+#: 0.0 (a token over the ring), 0.83 and 0.89. Until 2026-12-04 (evening) only a space read
+#: as a joker was so read again; a card's half under a token read as a card at 0.83-0.92 (the
+#: rest a joker) was then left unknown beside a space left unknown (``_beside_the_hidden``).
+#: Every space so: boards exactly right 132 -> 133 of 2000300..2000449, 263 of
+#: 2000450..2000749, 209 -> 211 of 2000750..2000999 (wrong spaces 144 -> 143, 93, 119 -> 117).
 ONE_COLOUR_SHARE = 0.85
 #: Where the classifier cannot tell a card from a joker (together at least
-#: :data:`CARD_OR_JOKER`, neither :data:`MIN_CONFIDENCE`: a token over a joker's star, or over
-#: a card's half), the ring's colours decide: one colour (:data:`ONE_COLOUR_SHARE`) a card,
-#: several (below :data:`MIXED_SHARE`) a joker, with the pair's joint probability. Chosen on
-#: validation renders 2000300..2000449, 2000450..2000749 and 2000750..2000999: of the 14
-#: spaces so undecided, 8 jokers shown whole rang 0.36-0.71 and 2 such cards 0.98 and 1.0 (all
-#: unknown before); 3 cards partly under a hand 0.50-0.56 (unknown before, now misread) and
-#: a joker partly covered 0.68.
+#: :data:`CARD_OR_JOKER`, neither :data:`MIN_CONFIDENCE`: a token over a joker's star), a ring
+#: of several colours (below :data:`MIXED_SHARE`) makes it a joker, with the pair's joint
+#: probability (one colour makes it a card: :data:`ONE_COLOUR_SHARE`). Chosen on validation
+#: renders 2000300..2000449, 2000450..2000749 and 2000750..2000999: of the 14 spaces so
+#: undecided, 8 jokers shown whole rang 0.36-0.71 and 2 such cards 0.98 and 1.0 (all unknown
+#: before); 3 cards partly under a hand 0.50-0.56 (unknown before, now misread) and a joker
+#: partly covered 0.68.
 CARD_OR_JOKER, MIXED_SHARE = 0.9, 0.75
 
 
@@ -397,14 +402,10 @@ def _without(kinds: np.ndarray, kind: str) -> tuple[str, float]:
 
 
 def _card_or_joker(kinds: np.ndarray, kind: str, confidence: float, colour_share: float) -> tuple[str, float]:
-    """(kind, confidence) of a space the classifier leaves between a card and a joker,
-    decided by its ring's colours (:data:`CARD_OR_JOKER`); as given where it cannot."""
+    """(kind, confidence) of a space the classifier leaves between a card and a joker: a
+    joker where its ring shows several colours (:data:`CARD_OR_JOKER`); as given elsewhere."""
     either = float(kinds[decide.KINDS.index(CARD)] + kinds[decide.KINDS.index(JOKER)])
-    if either < CARD_OR_JOKER:
-        return kind, confidence
-    if colour_share >= ONE_COLOUR_SHARE:
-        return CARD, either
-    if colour_share < MIXED_SHARE:
+    if either >= CARD_OR_JOKER and colour_share < MIXED_SHARE:
         return JOKER, either
     return kind, confidence
 
@@ -417,7 +418,7 @@ def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, col
     quad_t = tuple((float(x), float(y)) for x, y in quad)
     if kind is None:
         kind, confidence = str(ev.kind[i]), float(ev.kinds[i].max())
-        if kind == JOKER and colour_share >= ONE_COLOUR_SHARE:
+        if colour_share >= ONE_COLOUR_SHARE and ev.kinds[i][decide.KINDS.index(JOKER)] > 0.0:
             kind, confidence = _without(ev.kinds[i], JOKER)
         elif kind in (CARD, JOKER) and confidence < MIN_CONFIDENCE:
             kind, confidence = _card_or_joker(ev.kinds[i], kind, confidence, colour_share)

@@ -269,8 +269,11 @@ def test_lone_card_halves_are_settled_by_what_lies_beside_them(kinds, covers, ow
     # ... a free space when that is the runner-up, and unknown when the rest is unsure
     ({"joker": 0.9, "none": 0.1}, 0.95, "none", 1.0),
     ({"joker": 0.8, "none": 0.1, "card": 0.1}, 1.0, None, 0.0),
-    # a card read with a ring of one colour is unaffected
-    ({"card": 0.9, "joker": 0.1}, 1.0, "card", 0.9),
+    # a card read with a ring of one colour: as surely as among the kinds but a joker
+    ({"card": 0.9, "joker": 0.1}, 1.0, "card", 1.0),
+    ({"card": 0.8, "joker": 0.1, "hidden": 0.1}, 1.0, "card", 0.8 / 0.9),
+    # ... and with a ring of several colours, as read
+    ({"card": 0.9, "joker": 0.1}, 0.5, "card", 0.9),
     # undecided between a card and a joker (a token over the star): the ring decides, as surely as both together
     ({"card": 0.45, "joker": 0.55}, 0.5, "joker", 1.0),
     ({"card": 0.55, "joker": 0.4, "hidden": 0.05}, 0.6, "joker", 0.95),
