@@ -24,8 +24,12 @@ PATCH = 24
 #: Colour ring: from this share of the side from the middle (a token's radius is about 0.27
 #: of a space) out to this share from the edge (a card's margin and border).
 RING_INNER, RING_OUTER_INSET = 0.3, 0.14
-#: Pixels whose saturation and value (HSV, 0-255) reach these count for the colour.
-COLOUR_SATURATION, COLOUR_VALUE = 110, 50
+#: Pixels whose saturation and value (HSV, 0-255) reach these count for the colour. VALUE was
+#: 50 until 2026-12-04 (evening): a green space in a shadow (validation render 2000828: value
+#: about 42, saturation 180) was left without a colour. At 35, boards exactly right 211 -> 215
+#: of 2000750..2000999 (wrong spaces 117 -> 113), 2000300..2000449 and 2000450..2000749 as
+#: before; 25 the same, 40 one board fewer.
+COLOUR_SATURATION, COLOUR_VALUE = 110, 35
 #: The strip along a shared edge: half-width as a share of the side; two pieces side by side
 #: when at least SEAM_PALE of it is pale (see :func:`seam_pale`).
 SEAM_HALF, SEAM_PALE = 0.15, 0.5
