@@ -10,7 +10,10 @@ lighter than the table's, or of another hue, is not bare table; a shadow only da
 table, so darker alone does not count. Such a slot is covered, and so are the slots just above
 the cards that look like it (the same sleeve reaching down over them). On a strongly
 patterned cloth a bare slot may differ from the median too: it is then left unknown, which the
-column's structure does not undo, never read as a card.
+column's structure does not undo, never read as a card. Conversely, a slot the classifier
+reads as covered, clear of the cards, whose every point plainly has the table's colour
+(:meth:`TableColour.shows`, far stricter than :meth:`TableColour.bare`) is bare: a shadow or a
+hand's tip in a corner made the classifier call a plain table covered.
 
 Da Luigi's :mod:`.daluigi_table` asks the converse, strictly (does a spot show the table's
 very colour, so that it is not called covered), from squares inside the play area's edges.
