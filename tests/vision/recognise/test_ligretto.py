@@ -294,7 +294,7 @@ def test_a_space_whose_ring_shows_one_colour_is_no_joker(kinds, share, cover, co
     # a card read unsurely beside a space left unknown: unknown too (a hand's edge may lie over it)
     ("?cn", [0.0, 0.9, 1.0], [None, None, "none"]),
     # read surely: kept
-    ("?cn", [0.0, 0.97, 1.0], [None, "card", "none"]),
+    ("?cn", [0.0, 0.995, 1.0], [None, "card", "none"]),
     # nothing unknown beside it: kept, however unsure
     ("ncn", [1.0, 0.7, 1.0], ["none", "card", "none"]),
     # a free space or a joker beside an unknown space: kept
