@@ -141,10 +141,16 @@ def place_samples(image: np.ndarray, to_image: ToImage, quad_mm: np.ndarray) -> 
     return lab_at(image, to_image(inner_mm(quad_mm)))
 
 
-def place_lab(image: np.ndarray, to_image: ToImage, quad_mm: np.ndarray) -> np.ndarray | None:
-    """The median colour (Lab) across the middle of a place; None when it lies outside the image."""
-    samples = place_samples(image, to_image, quad_mm)
+def median_lab(samples: np.ndarray) -> np.ndarray | None:
+    """The median colour (Lab) of a place's points (:func:`place_samples`); None when none lies
+    in the image."""
     return np.median(samples, axis=0) if len(samples) else None
+
+
+def _clear_of_face(top: int, reach: int) -> int:
+    """The first slot clear of the face of a column's last card (``top``: the slots up to it,
+    0 where no card is read, and then no face lies above the bottom slots)."""
+    return top + reach if top else 0
 
 
 def covered_above(labels: Sequence[str], colour_of: Callable[[int], np.ndarray | None], table: TableColour,
@@ -155,7 +161,7 @@ def covered_above(labels: Sequence[str], colour_of: Callable[[int], np.ndarray |
     ones within ``reach`` whose colour matches one of those (``colour_of(k)``: slot k's Lab,
     or None)."""
     top = max((k + 1 for k, label in enumerate(labels) if label != empty), default=0)
-    clear = top + reach if top else 0  # no card read: no card's face above it
+    clear = _clear_of_face(top, reach)
     covers = {}
     for k in range(clear, len(labels)):
         if labels[k] == empty:
@@ -180,5 +186,4 @@ def bare_above(labels: Sequence[str], samples_of: Callable[[int], np.ndarray], t
     ``reach`` slots above its last slot read as a card, clear of that card's face (every slot
     where none is)."""
     top = max((k + 1 for k, label in enumerate(labels) if label not in (empty, unknown)), default=0)
-    clear = top + reach if top else 0  # no card read: no card's face above it
-    return {k for k in range(clear, len(labels)) if labels[k] == unknown and table.shows(samples_of(k))}
+    return {k for k in range(_clear_of_face(top, reach), len(labels)) if labels[k] == unknown and table.shows(samples_of(k))}
