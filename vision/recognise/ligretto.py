@@ -10,7 +10,8 @@
    what covers it (nothing, the start mark, a card or joker and its border style, a hand, or
    no space at all) and whether a token stands on it.
 4. Rows and columns at the board's edge that hold no space are dropped; no more spaces keep a
-   token than the game has tokens (:func:`at_most_tokens`); the spaces become the rules'
+   token than the game has tokens (:func:`at_most_tokens`), no player more jokers than the set
+   gives each (:func:`at_most_jokers`); the spaces become the rules'
    ``CellSeen`` items, and card halves are paired into cards (a card read unsurely beside a
    space left unknown is unknown too; a half left without a partner is settled by what lies
    beside it); each card's owner is the border style its halves and a look at the whole card
@@ -32,7 +33,7 @@ import numpy as np
 
 from ...calibration.profile import Profile
 from ...rules.common import Violation
-from ...rules.ligretto.catalogue import BORDERS, TOKENS
+from ...rules.ligretto.catalogue import BORDERS, JOKERS_PER_PLAYER, TOKENS
 from ...rules.ligretto.observation import CellSeen, Observation
 from ..classifier import Classifier
 from ..crop import crop
@@ -267,6 +268,7 @@ class LigrettoRecogniser:
                            token=spaces[cell].token, token_confidence=spaces[cell].token_confidence)
 
         cards = sorted(cards + _lone_halves(spaces, index, evidence, paired, again), key=lambda c: c.cells)
+        spaces = at_most_jokers(spaces, index, evidence.joker_borders)
         ordered = tuple(spaces[k] for k in sorted(spaces))
         observation = Observation(tuple(CellSeen(s.cell, s.cover, s.owner, s.colour if s.cover == CARD else None,
                                                  s.confidence, s.token, s.token_confidence) for s in ordered))
@@ -459,6 +461,26 @@ def at_most_tokens(spaces: dict[tuple[int, int], SpaceReading],
     for s in held[tokens:]:
         out[s.cell] = (replace(s, token=False, token_confidence=floor) if floor >= MIN_CONFIDENCE
                        else replace(s, token=None, token_confidence=0.0))
+    return out
+
+
+def at_most_jokers(spaces: dict[tuple[int, int], SpaceReading], index: dict[tuple[int, int], int],
+                   borders: np.ndarray, per_player: int = JOKERS_PER_PLAYER) -> dict[tuple[int, int], SpaceReading]:
+    """``spaces`` with no owner holding more than ``per_player`` of the jokers read: each
+    player has two ("2 joker tiles that also have matching borders", the rulebook's set-up).
+    When more are read with one border, the jokers' owners become the likeliest under that
+    limit (:func:`~.ligretto_decide.owners_within`, on ``borders``: each space's joker border
+    probabilities by flat ``index``); an owner so moved below :data:`MIN_CONFIDENCE` is unknown.
+    """
+    jokers = [s for s in spaces.values() if s.cover == JOKER and s.owner is not None]
+    if not any(n > per_player for n in np.bincount([s.owner for s in jokers], minlength=len(BORDERS))) \
+            or len(jokers) > per_player * len(BORDERS):
+        return spaces
+    owners, sure = decide.owners_within(np.array([borders[index[s.cell]] for s in jokers]), per_player)
+    out = dict(spaces)
+    for s, owner, p in zip(jokers, owners, sure):
+        if owner != s.owner:
+            out[s.cell] = replace(s, owner=owner if p >= MIN_CONFIDENCE else None)
     return out
 
 

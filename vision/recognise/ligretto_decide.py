@@ -66,3 +66,36 @@ def token_probability(probabilities: np.ndarray, labels: Sequence[str]) -> np.nd
     """Probability (N,) that a token stands on a space, given that the space shows."""
     p_token, p_none = probabilities[:, labels.index(TOKEN)], probabilities[:, labels.index(NO_TOKEN)]
     return p_token / np.maximum(p_token + p_none, FLOOR)
+
+
+def owners_within(borders: np.ndarray, capacity: int) -> tuple[list[int], list[float]]:
+    """The likeliest owners of pieces whose border probabilities are ``borders`` (N,
+    len(BORDERS)) when no owner has more than ``capacity`` of them, with each owner's
+    probability among the owners left room for it once the others are placed.
+
+    Exact: a walk over the pieces keeping, for every count of pieces per owner, the likeliest
+    assignment so far (at most ``(capacity + 1) ** len(BORDERS)`` of them). Raises ValueError
+    when the pieces cannot fit (more than ``capacity`` times the owners)."""
+    p = np.maximum(np.asarray(borders, np.float64), FLOOR)
+    n, owners = p.shape
+    if n > capacity * owners:
+        raise ValueError(f"{n} pieces cannot go to {owners} owners of at most {capacity} each")
+    logs = np.log(p)
+    best: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {(0,) * owners: (0.0, ())}
+    for i in range(n):
+        step: dict[tuple[int, ...], tuple[float, tuple[int, ...]]] = {}
+        for counts, (score, chosen) in best.items():
+            for o in range(owners):
+                if counts[o] < capacity:
+                    key = counts[:o] + (counts[o] + 1,) + counts[o + 1:]
+                    value = score + float(logs[i, o])
+                    if key not in step or value > step[key][0]:
+                        step[key] = (value, chosen + (o,))
+        best = step
+    chosen = list(max(best.values())[1])
+    sure = []
+    for i, o in enumerate(chosen):
+        others = np.bincount(np.delete(chosen, i), minlength=owners) if n > 1 else np.zeros(owners, int)
+        room = p[i] * (others < capacity)
+        sure.append(float(room[o] / room.sum()))
+    return chosen, sure
