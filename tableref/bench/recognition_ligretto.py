@@ -8,7 +8,9 @@ board's own colour; none on a joker), and whether a token stands on it.
 * a *misread* is a reading the recogniser gives that the state contradicts (also any reading
   of a place that is no space, or a space read at the wrong row or column);
 * a *miss* is a reading of a space the camera shows whole (at least
-  :data:`~.recognition.WHOLE_SHARE` of it, and of its token) that the recogniser left unknown;
+  :data:`~.recognition.WHOLE_SHARE` of it, and of its token) that the recogniser left unknown,
+  a card's or joker's owner among them (counted since 2026-12-04; before, a card read with
+  its owner unknown counted as read);
 * a space partly covered (by a hand, an arm, an object) may be read or left unknown, as in
   Dolce Vita's benchmark (issue 5: a card partly under a hand is reported unknown, never
   guessed); a wrong reading of it is a misread.
@@ -117,6 +119,8 @@ def space_errors(truth: SpaceTruth | None, read, must_read: float = WHOLE_SHARE)
         miss += firm
     elif cover != truth.cover or (read.owner is not None and read.owner != truth.owner):
         misread += 1
+    elif read.owner is None and truth.owner is not None:
+        miss += firm  # a card or joker whose owner is left unknown: the owner is a reading too
     if colour is None:
         miss += firm and truth.colour is not None and cover is not None
     elif colour != truth.colour:

@@ -88,8 +88,9 @@ def _space(shown: float, token: bool = False) -> SpaceTruth:
     return SpaceTruth("card", 1, "red", token, False, shown, shown)
 
 
-def _read(cover: str | None, colour: str | None = None, token: bool | None = None) -> SpaceReading:
-    return SpaceReading((0, 0), cover, 1 if cover == "card" else None, colour, 0.9, None, token, 0.9,
+def _read(cover: str | None, colour: str | None = None, token: bool | None = None,
+          owner: int | None = 1) -> SpaceReading:
+    return SpaceReading((0, 0), cover, owner if cover == "card" else None, colour, 0.9, None, token, 0.9,
                         ((0, 0), (1, 0), (1, 1), (0, 1)))
 
 
@@ -100,6 +101,9 @@ def _read(cover: str | None, colour: str | None = None, token: bool | None = Non
     (0.5, _read(None), (0, 0), (0, 0)),
     (0.8, _read("card", "blue", False), (1, 0), (1, 0)),  # partly covered and read wrong: a misread
     (0.8, _read("joker", None, False), (1, 0), (1, 1)),   # (its colour unread: a strict miss)
+    (1.0, _read("card", "red", False, owner=None), (0, 1), (0, 1)),  # shown whole, owner unread
+    (0.8, _read("card", "red", False, owner=None), (0, 0), (0, 1)),
+    (1.0, _read("card", "red", False, owner=2), (1, 0), (1, 0)),     # another player's: a misread
 ])
 def test_a_ligretto_space_partly_covered_may_be_unknown(shown, read, errors, strict):
     assert space_errors(_space(shown), read) == errors
