@@ -460,7 +460,7 @@ class DaLuigiRecogniser:
             shown.append((self._card(read.rows(f"revealed:{p}"))[0], f"revealed:{p}"))
         put("hand", *_welcoming(hands, "0"))
         put("revealed", *_welcoming(shown, ""))
-        return items, places
+        return each_guest_once(items), places
 
     def _card(self, rows: list[np.ndarray], slot: int | None = None) -> tuple[Read, Read]:
         """A guest card's place from its spots' probabilities (dish fields, points, wait, ability);
@@ -507,6 +507,23 @@ def beside_the_covered(fields: list[Read], grid: Sequence[tuple[int, int]]) -> l
     unsure = unsure_beside_covered({grid[f]: r.confidence for f, r in enumerate(fields) if r.label is not None},
                                    {grid[f] for f, r in enumerate(fields) if r.label is None}, EDGE_CONFIDENCE)
     return [UNREAD if grid[f] in unsure else r for f, r in enumerate(fields)]
+
+
+#: The places that hold one guest card each.
+GUEST_PLACES = ("slot", "revealed")
+
+
+def each_guest_once(items: list[Item]) -> list[Item]:
+    """``items`` with no guest card read at two places: the game has "90 different guest
+    cards" (the rulebook's components). The surest reading keeps the card; each other place
+    that reads it is unknown (its order's cubes, read apart, stand)."""
+    guests = [i for i, it in enumerate(items)
+              if it.where.split(":")[0] in GUEST_PLACES and it.label not in ("", UNKNOWN)]
+    keeper: dict[str, int] = {}
+    for i in sorted(guests, key=lambda i: -items[i].confidence):
+        keeper.setdefault(items[i].label, i)
+    return [Item(it.where, UNKNOWN, 0.0) if i in guests and keeper[it.label] != i else it
+            for i, it in enumerate(items)]
 
 
 def _welcoming(reads: list[tuple[Read, str]], nothing: str) -> tuple[Read, str]:
