@@ -10,12 +10,12 @@
    what covers it (nothing, the start mark, a card or joker and its border style, a hand, or
    no space at all) and whether a token stands on it.
 4. Rows and columns at the board's edge that hold no space are dropped; no more spaces keep a
-   token than the game has tokens (:func:`at_most_tokens`), no player more jokers than the set
-   gives each (:func:`at_most_jokers`); the spaces become the rules'
+   token than the game has tokens (:func:`at_most_tokens`); the spaces become the rules'
    ``CellSeen`` items, and card halves are paired into cards (a card read unsurely beside a
    space left unknown is unknown too; a half left without a partner is settled by what lies
    beside it); each card's owner is the border style its halves and a look at the whole card
-   (a third classifier, where shipped beside the cover model) agree on.
+   (a third classifier, where shipped beside the cover model) agree on; last, no player keeps
+   more jokers than the set gives each (:func:`at_most_jokers`).
 
 A space a hand hides is unknown (cover, colour and token None, confidence 0), never guessed;
 so is every reading below :data:`MIN_CONFIDENCE`.
