@@ -1,4 +1,5 @@
-"""No player holds more jokers than the set gives each: the likeliest owners under that limit."""
+"""The owners of jokers and card halves: no player holds more jokers than the set gives each,
+and halves sure of different borders keep their own owners."""
 
 from __future__ import annotations
 
@@ -70,3 +71,27 @@ def test_owners_within_is_the_likeliest_assignment_under_the_limit(seed, n):
 def test_more_pieces_than_room_is_refused():
     with pytest.raises(ValueError, match="cannot go"):
         decide.owners_within(np.full((9, 4), 0.25), 2)
+
+
+# --- two halves paired whose owner is unsure ---------------------------------------------------
+
+def _halves(pa: list[float], pb: list[float]) -> tuple[dict, dict, np.ndarray]:
+    spaces = {(0, c): SpaceReading((0, c), "card", None, "red", 0.99, None, False, 0.99, QUAD) for c in (0, 1)}
+    return spaces, {(0, 0): 0, (0, 1): 1}, np.array([pa, pb], np.float64)
+
+
+@pytest.mark.parametrize("pa, pb, owners, card", [
+    # halves agree: one card of that owner
+    ([0, 0.99, 0.01, 0], [0, 0.98, 0.02, 0], (1, 1), 1),
+    # each sure of another border: two cards' halves, each its own owner, no card
+    ([0.995, 0.005, 0, 0], [0, 0, 0.999, 0.001], (0, 2), None),
+    # not sure enough of either: both unknown, no card
+    ([0.9, 0, 0.1, 0], [0.1, 0, 0.9, 0], (None, None), None),
+])
+def test_halves_sure_of_different_borders_keep_their_own_owners(pa, pb, owners, card):
+    from tableref.vision.recognise.ligretto import _card
+
+    spaces, index, borders = _halves(pa, pb)
+    got = _card(spaces, index, borders, (0, 0), (0, 1))
+    assert (spaces[(0, 0)].owner, spaces[(0, 1)].owner) == owners
+    assert (got.owner if got is not None else None) == card
