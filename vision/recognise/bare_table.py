@@ -186,4 +186,5 @@ def bare_above(labels: Sequence[str], samples_of: Callable[[int], np.ndarray], t
     ``reach`` slots above its last slot read as a card, clear of that card's face (every slot
     where none is)."""
     top = max((k + 1 for k, label in enumerate(labels) if label not in (empty, unknown)), default=0)
-    return {k for k in range(_clear_of_face(top, reach), len(labels)) if labels[k] == unknown and table.shows(samples_of(k))}
+    return {k for k in range(_clear_of_face(top, reach), len(labels))
+            if labels[k] == unknown and table.shows(samples_of(k))}

@@ -517,10 +517,10 @@ def each_guest_once(items: list[Item]) -> list[Item]:
     """``items`` with no guest card read at two places: the game has "90 different guest
     cards" (the rulebook's components). The surest reading keeps the card; each other place
     that reads it is unknown (its order's cubes, read apart, stand)."""
-    guests = [i for i, it in enumerate(items)
-              if it.where.split(":")[0] in GUEST_PLACES and it.label not in ("", UNKNOWN)]
+    guests = {i for i, it in enumerate(items)
+              if it.where.split(":")[0] in GUEST_PLACES and it.label not in ("", UNKNOWN)}
     keeper: dict[str, int] = {}
-    for i in sorted(guests, key=lambda i: -items[i].confidence):
+    for i in sorted(guests, key=lambda i: (-items[i].confidence, i)):  # ties: the first place
         keeper.setdefault(items[i].label, i)
     return [Item(it.where, UNKNOWN, 0.0) if i in guests and keeper[it.label] != i else it
             for i, it in enumerate(items)]

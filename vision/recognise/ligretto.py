@@ -562,14 +562,13 @@ def _card(spaces: dict, index: dict, borders: np.ndarray, a: tuple[int, int], b:
     pa, pb = borders[index[a]], borders[index[b]]
     best, p, _ = decide.joint_border(pa, pb, whole)
     owner = best if p >= MIN_CONFIDENCE else None
-    for cell in (a, b):
-        spaces[cell] = replace(spaces[cell], owner=owner)
+    owners = (owner, owner)
+    if owner is None and min(pa.max(), pb.max()) >= TWO_CARDS_SURE and pa.argmax() != pb.argmax():
+        owners = (int(pa.argmax()), int(pb.argmax()))  # halves of two cards: each its own owner
+    for cell, own in zip((a, b), owners):
+        spaces[cell] = replace(spaces[cell], owner=own)
     sa, sb = spaces[a], spaces[b]
     if owner is None:
-        if min(pa.max(), pb.max()) >= TWO_CARDS_SURE and pa.argmax() != pb.argmax():
-            # each half sure of another border: halves of two cards, each keeps its own owner
-            for cell, own in ((a, pa), (b, pb)):
-                spaces[cell] = replace(spaces[cell], owner=int(np.argmax(own)))
         return None
     return CardReading((a, b), (sa.colour, sb.colour), owner, min(sa.confidence, sb.confidence, p))
 

@@ -93,9 +93,10 @@ def owners_within(borders: np.ndarray, capacity: int) -> tuple[list[int], list[f
                         step[key] = (value, chosen + (o,))
         best = step
     chosen = list(max(best.values())[1])
+    counts = np.bincount(chosen, minlength=owners)
     sure = []
     for i, o in enumerate(chosen):
-        others = np.bincount(np.delete(chosen, i), minlength=owners) if n > 1 else np.zeros(owners, int)
+        others = counts - (np.arange(owners) == o)  # the pieces each owner holds besides this one
         room = p[i] * (others < capacity)
         sure.append(float(room[o] / room.sum()))
     return chosen, sure
