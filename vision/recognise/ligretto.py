@@ -14,7 +14,8 @@
    ``CellSeen`` items, and card halves are paired into cards (a card read unsurely beside a
    space left unknown is unknown too; a half left without a partner is settled by what lies
    beside it); each card's owner is the border style its halves and a look at the whole card
-   (a third classifier, where shipped beside the cover model) agree on; last, no player keeps
+   (a third classifier, where shipped beside the cover model, on the photograph as taken, as it
+   was trained: :meth:`LigrettoRecogniser._whole_cards`) agree on; last, no player keeps
    more jokers than the set gives each (:func:`at_most_jokers`).
 
 A space a hand hides is unknown (cover, colour and token None, confidence 0), never guessed;
@@ -218,12 +219,14 @@ class LigrettoRecogniser:
         view = locate_ligretto(image, profile, zones)
         board = find_board(image, view, zones)
         steady, _, blur = steady_view(image, view, None, DEBLUR_FROM_PX)
-        reading = replace(self._read_board(steady, board, profile, zones), motion_blur=blur)
+        reading = replace(self._read_board(steady, board, profile, zones, image), motion_blur=blur)
         self._last = (reading.observation, reading)
         return reading
 
     def _read_board(self, image: np.ndarray, board: BoardView, profile: Profile | None,
-                    zones: LigrettoZones) -> LigrettoReading:
+                    zones: LigrettoZones, photo: np.ndarray) -> LigrettoReading:
+        """Read the board of ``image`` (the photograph with a long motion blur undone); the
+        whole cards are looked at in ``photo``, the photograph as taken."""
         rows, cols = board.rows, board.columns
         quads_px = board.cell_quads_image().reshape(-1, 4, 2)
         prep = self.cell_model.card.preprocessing
@@ -259,7 +262,7 @@ class LigrettoRecogniser:
                 index[cell] = i
         spaces = _beside_the_hidden(at_most_tokens(spaces))
         rect_quads = board.cell_quads_rect()[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
-        whole = None if self.borders is None else self._whole_cards(image, quads_px, index)
+        whole = None if self.borders is None else self._whole_cards(photo, quads_px, index)
         cards, paired = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect, whole)
 
         def again(cell: tuple[int, int], kind: str, confidence: float) -> SpaceReading:
@@ -277,7 +280,15 @@ class LigrettoRecogniser:
 
     def _whole_cards(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> WholeLook:
         """The card classifier's look at the cards of ``image``: pairs of neighbouring cells
-        (``index``: cell -> flat index into ``quads_px``) -> their border probabilities."""
+        (``index``: cell -> flat index into ``quads_px``) -> their border probabilities.
+
+        ``image`` is the photograph as taken, blur and all: the card model learnt the renders
+        so (:mod:`~tableref.models.training.ligretto_borders`), and the deconvolution changes
+        the few pixels by which the border styles differ. On the validation renders
+        (2000300..2000999) whose blur of 6 px or more is undone for the space classifiers, the
+        whole card looked at in the deconvolved image instead read boards exactly right 132,
+        263, 216 of 150, 300, 250 against 133, 266, 216 so; the halves' own border
+        probabilities read in the photograph as taken too, 132, 263, 214."""
         prep = self.borders.card.preprocessing
 
         def look(pairs: list[tuple]) -> np.ndarray:

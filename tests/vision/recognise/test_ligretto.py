@@ -347,3 +347,19 @@ def test_a_long_blur_is_undone_before_the_spaces_are_read(monkeypatch):
     monkeypatch.setattr(module, "DEBLUR_FROM_PX", float("inf"))
     plain = recogniser.read(shot.image)
     assert not plain.to_json()["motion_blur"]["undone"] and scene_score(shot, plain)["wrong"] >= 3
+
+
+def test_the_whole_card_is_looked_at_in_the_photograph_as_taken(monkeypatch):
+    """Validation render 2000612, a 7 px motion blur undone for the space classifiers: the card
+    model learnt cards as photographed, blur and all, and there reads every owner right; shown
+    the deconvolved image instead, it takes a dashed card (player 2's) for a double one."""
+    shot = shoot(2_000_612)
+    recogniser = LigrettoRecogniser.open()
+    reading = recogniser.read(shot.image)
+    assert reading.to_json()["motion_blur"]["undone"]
+    assert scene_score(shot, reading)["wrong"] == 0
+    read_board = LigrettoRecogniser._read_board
+    monkeypatch.setattr(LigrettoRecogniser, "_read_board",
+                        lambda self, image, board, profile, zones, photo: read_board(self, image, board, profile,
+                                                                                     zones, image))
+    assert scene_score(shot, recogniser.read(shot.image))["wrong"] >= 2
