@@ -89,3 +89,17 @@ def test_a_bare_wood_place_read_as_covered_is_read_empty(monkeypatch, seed, wher
     assert label(recogniser.read(image)) == absent
     monkeypatch.setattr(daluigi, "ON_THE_TABLE", ())
     assert label(recogniser.read(image)) == "?"
+
+
+@pytest.mark.parametrize("seed", [2000462, 2000577])
+def test_a_welcoming_hand_of_five_is_read_as_five(seed):
+    """Validation renders (never trained on) whose welcoming player holds five cards: the
+    hand's places lie at the full step for four, and the fifth card's edge lies short of the
+    place after the fourth; the closer steps of a longer hand are weighed too."""
+    from tableref.vision.recognise import daluigi
+    from tableref.vision.synthetic.dataset import sample
+
+    s = sample("daluigi", seed)
+    assert s.scene.state.hand == 5
+    read = {it.where: it.label for it in daluigi.DaLuigiRecogniser.open().read(s.image).observation.items}
+    assert read["hand"] == "5"
