@@ -73,10 +73,22 @@ def test_row_ends_where_read_row_stops(picks, ends):
     (["tile:lemon", "tile:lemon", "blank"], "2", "0"),
     (["tile:flower", "tile:flower", "tile:flower", "blank"], "0", "3"),
     (["unknown", "blank"], None, None),
+    (["tile:lemon", "unknown", "blank"], None, None),  # covered within the row: unknown
+    (["tile:lemon", "blank", "unknown"], "1", "0"),  # covered after its end: tiles fill from the first
+    (["tile:lemon", "tile:lemon", "blank", "blank", "blank"], "2", "0"),
 ])
 def test_tile_row(picks, lemons, flowers):
     got = tile_row(one_hot(ALLOWED["tile"], picks))
     assert (got[0].label, got[1].label) == (lemons, flowers)
+
+
+def test_a_tile_row_is_counted_by_every_place_not_cut_at_its_first_blank():
+    """Validation render 2000693: six lemons, the fifth place (a column's head) read blank at
+    0.21 against 0.18 for a lemon, the sixth a lemon at 0.83, the rest blank."""
+    p = np.array([[0.0, 0.997, 0.002, 0.0]] * 4 + [[0.0, 0.175, 0.207, 0.618], [0.0, 0.829, 0.121, 0.05],
+                                                  [0.0, 0.0, 0.572, 0.428]] + [[0.0, 0.0, 0.9, 0.1]] * 5)
+    lemons, flowers = tile_row(p)
+    assert (lemons.label, flowers.label) == ("6", "0") and 0.5 < lemons.confidence < 1.0
 
 
 @pytest.mark.parametrize("picks, n", [
