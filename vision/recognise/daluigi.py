@@ -46,8 +46,9 @@ SURELY_BLANK = 0.98
 STRIP_SHOWS = 0.5
 #: Rows read from their first place up to the first blank one, and how many of their places
 #: are classified first (on validation renders 2000150..2000299, 97 % of the supplies held at
-#: most 7 cubes and 90 % of the players at most 3 tiles).
-ROW_HEADS = {"supply": 8, "tiles": 4}
+#: most 7 cubes). A player's tiles, counted by every place (:func:`.daluigi_decode.tile_row`),
+#: are all classified at once (12 places a player).
+ROW_HEADS = {"supply": 8}
 #: A market field read below this confidence beside a field left unknown (a hand, an arm, a
 #: cup over it) is unknown too (:mod:`.edges`): a hand over a field shows skin across its cube
 #: places, which the classifier can take for an empty field. Chosen on validation renders
@@ -148,7 +149,7 @@ class Spots:
 
     Every spot is cut by the shared crop, white-balanced by ``gains`` (as in training), and
     classified; a spot reaching outside the image counts as covered. A row read up to its
-    first blank place (a supply's cubes, a player's tiles: :data:`ROW_HEADS`) is classified
+    first blank place (a supply's cubes: :data:`ROW_HEADS`) is classified
     beyond its first places only where none of those is blank or covered (the places after
     one would not change its reading), in a second batch. A spot read below
     :data:`SECOND_OPINION_BELOW` among its group's labels is read by ``second`` too, where

@@ -182,8 +182,8 @@ def test_a_partly_covered_place_left_unknown_counts_only_in_the_strict_figures(s
 
 def test_rows_classified_past_their_first_places_only_where_needed_read_the_same(recogniser, readings,
                                                                              monkeypatch):
-    """A supply's or a player's tiles' later places, classified only where the first ones
-    hold no blank (ROW_HEADS), give the readings that classifying every place gives."""
+    """A supply's later places, classified only where the first ones hold no blank
+    (ROW_HEADS), give the readings that classifying every place gives."""
     import tableref.vision.recognise.daluigi as module
 
     for shot, got in readings[:6]:
@@ -191,7 +191,7 @@ def test_rows_classified_past_their_first_places_only_where_needed_read_the_same
             continue
         monkeypatch.setattr(module, "ROW_HEADS", {})  # every place at once
         every = recogniser.read(shot.image).observation
-        monkeypatch.setattr(module, "ROW_HEADS", {"supply": 1, "tiles": 1})  # most rows in two batches
+        monkeypatch.setattr(module, "ROW_HEADS", {"supply": 1})  # most rows in two batches
         assert recogniser.read(shot.image).observation == every == got.observation
 
 
