@@ -481,10 +481,10 @@ class DaLuigiRecogniser:
     def _pile(self, read: Spots, image, view, gains, pile: str, place: str, p: int) -> Read:
         """How many cards lie shingled in ``pile``: edges at the full step up to the first
         blank place; when those read as many cards as lie at the full step, the closer steps
-        of longer piles too, whichever explains its places best. (Asked only when the place
-        after the last full step read as an edge, a hand of five, whose fifth edge lies a few
-        millimetres short of that place, read as four: 5 of 450 validation renders,
-        2000450..2000899.)"""
+        of longer piles too, whichever explains its places best. (They were weighed only when
+        the place after the last full step read as an edge: a hand of five, whose fifth edge
+        lies a few millimetres short of that place, read as four on 5 of the 450 validation
+        renders 2000450..2000899.)"""
         probs = read.of(place)
         covered = probs[:, 2] >= UNKNOWN_AT
         blank = ~covered & (probs[:, 1] > probs[:, 0])
