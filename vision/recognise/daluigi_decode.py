@@ -17,6 +17,7 @@ import numpy as np
 
 from ...rules.daluigi.catalogue import (ABILITIES, COLOURS, MAX_DISHES, POINTS_RANGE, SEGMENTS, Deck, cubes_label,
                                         slot_of_wait)
+from .rows import fill_scores
 
 #: A spot counts as covered when ``unknown`` is at least this probable.
 UNKNOWN_AT = 0.7
@@ -103,16 +104,14 @@ def tile_row(p: np.ndarray) -> tuple[Read, Read]:
 
     Tiles fill the places from the first, so the count is the n whose "tiles before n, none from
     n on" best explains every place read (each place's tile against blank share, a place read
-    covered left out), as a pile's edges are counted, not the places up to the first one read
-    blank: a place at a column's head read blank (0.21 against 0.18 for a lemon, the rest
-    covered) cut a row of six lemons to four, though the place after it read a lemon at 0.83
-    (validation render 2000693). Unknown when a place up to the count's end is covered; the
+    covered left out: :func:`.rows.fill_scores`, as Dolce Vita's columns and fans are counted),
+    not the places up to the first one read blank: a place at a column's head read blank (0.21
+    against 0.18 for a lemon, the rest covered) cut a row of six lemons to four, though the
+    place after it read a lemon at 0.83 (validation render 2000693). Unknown when a place up to the count's end is covered; the
     confidence is the count's probability among all counts, and the side's."""
     covered = p[:, -1] >= UNKNOWN_AT
     tile = (p[:, 0] + p[:, 1]) / np.maximum(p[:, :3].sum(axis=1), TINY)
-    is_tile = np.where(covered, 0.0, np.log(tile + TINY))
-    no_tile = np.where(covered, 0.0, np.log(1.0 - tile + TINY))
-    scores = np.array([is_tile[:n].sum() + no_tile[n:].sum() for n in range(len(p) + 1)])
+    scores = np.array(fill_scores([None if c else float(t) for c, t in zip(covered, tile)]))
     n = int(scores.argmax())
     if covered[:n + 1].any():
         return UNREAD, UNREAD

@@ -5,7 +5,7 @@ The table markers give the homography; the zones give every spot where a card ca
 ``unknown`` (covered), restricted to the labels the spot allows. Structure the rules
 guarantee is then used, never guessed past: a column fills from the bottom and a fan from
 its start (a place that disagrees with the count that best explains them all,
-:func:`best_count`, is reported unknown), and a luxury good or number card (each exists once)
+:func:`.rows.best_fill`, is reported unknown), and a luxury good or number card (each exists once)
 is never read at two places, while the cards read elsewhere are ruled out for an unsure spot
 (:func:`once_each`). A slot read empty that a cover lies on (not the table's own colour,
 :mod:`.bare_table`) is unknown, and a slot read covered, clear of the cards, that plainly shows
@@ -36,6 +36,7 @@ from .common import (RecognitionError, TableView, blur_report, check_second_mode
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 from .edges import unsure_beside_covered
+from .rows import best_fill
 
 #: The shipped classifier (``models/dolcevita-cards.onnx`` and its card).
 MODEL_NAME = "dolcevita-cards"
@@ -210,7 +211,7 @@ class SpotRead(NamedTuple):
 
 
 def card_evidence(reads: list[SpotRead | None]) -> list[float | None]:
-    """Each spot's P(card) for :func:`best_count`; None where it is covered (it tells nothing)
+    """Each spot's P(card) for :func:`.rows.best_fill`; None where it is covered (it tells nothing)
     or off the play area."""
     return [r.card if r is not None and r.covered < COVERED else None for r in reads]
 
@@ -274,17 +275,6 @@ def _face_not_taken(r: Reading, taken: set[str], min_confidence: float) -> tuple
         if alt not in taken and posterior >= min_confidence:
             return alt, posterior
     return UNKNOWN, 0.0
-
-
-def best_count(cards: list[float | None]) -> int:
-    """How many cards lie in a row of places filled from its start: the count n whose
-    "cards before n, none from n on" best explains each place's P(card) (None: covered)."""
-    best_n, best = 0, -math.inf
-    for n in range(len(cards) + 1):
-        score = sum(math.log(max(p if k < n else 1.0 - p, 1e-9)) for k, p in enumerate(cards) if p is not None)
-        if score > best:
-            best_n, best = n, score
-    return best_n
 
 
 def fan_score(places: list[SpotRead | None], n: int) -> float:
@@ -465,7 +455,7 @@ class DolceVitaRecogniser:
         columns = []
         for c in range(COLUMNS):
             read = every[c * SLOTS:(c + 1) * SLOTS]
-            best_n = best_count(card_evidence(read))
+            best_n = best_fill(card_evidence(read))
             out = []
             empty_below = 0.0  # the surest empty slot of this column so far
             for s, r in enumerate(read):
@@ -517,7 +507,7 @@ class DolceVitaRecogniser:
         longer = []
         for i, places in enumerate(first):
             fixed = z.fixed_count(fans[i].group)
-            n = min(best_count(card_evidence(places)), fixed)
+            n = min(best_fill(card_evidence(places)), fixed)
             out.append(_fan_readings(fans[i], places, n))
             if n == fixed:
                 longer.append(i)

@@ -7,25 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from tableref.vision.recognise.dolcevita import SpotRead, best_count, fan_score
+from tableref.vision.recognise.dolcevita import SpotRead, fan_score
 
 QUAD = np.zeros((4, 2))
-
-
-@pytest.mark.parametrize("cards, expected", [
-    ([0.99, 0.98, 0.02, 0.01], 2),
-    ([0.01, 0.02, 0.01], 0),
-    ([0.99, 0.99, 0.99], 3),
-    # one place read as free inside a row of cards does not end the row
-    ([0.97, 0.3, 0.98, 0.96, 0.02, 0.01], 4),
-    # ... and a first place read as free does not empty a fan of cards
-    ([0.2, 0.99, 0.99, 0.99, 0.99, 0.01, 0.01], 5),
-    # covered places (None) say nothing either way
-    ([0.99, None, None, 0.95, 0.03], 4),
-    ([None, None, None], 0),
-])
-def test_best_count(cards, expected):
-    assert best_count(cards) == expected
 
 
 def place(top: float, card: float, covered: float = 0.0) -> SpotRead:
