@@ -350,10 +350,10 @@ def test_a_long_blur_is_undone_before_the_spaces_are_read(monkeypatch):
 
 
 def test_the_whole_card_is_looked_at_in_the_photograph_as_taken(monkeypatch):
-    """Validation render 2000612, a 7 px motion blur undone for the space classifiers: the card
+    """Validation render 2000683, a 9 px motion blur undone for the space classifiers: the card
     model learnt cards as photographed, blur and all, and there reads every owner right; shown
     the deconvolved image instead, it takes a dashed card (player 2's) for a double one."""
-    shot = shoot(2_000_612)
+    shot = shoot(2_000_683)
     recogniser = LigrettoRecogniser.open()
     reading = recogniser.read(shot.image)
     assert reading.to_json()["motion_blur"]["undone"]
