@@ -3,12 +3,13 @@ trained on renders of the digital twin.
 
 Samples are the board's spaces as the camera shows them, cut from the render as the recogniser
 reads it (a motion blur of :data:`~tableref.vision.recognise.ligretto.DEBLUR_FROM_PX` or more
-undone first): each space's corners in the image come from the render's ground truth (the recogniser's own spaces lie within about 3 px of
-them; the augmentation shifts, scales and turns the crop by more than that). Cutting the
-samples where the recogniser finds the spaces instead was tried and read no better. Labels come from
-the rules state: what covers the space, whether a token stands on it. A space of which less
-than :data:`FIRM_SHARE_LOW` shows (a hand, an object; about half of it) is ``hidden``; one
-between that and :data:`FIRM_SHARE_HIGH` is left out. Places one and two spaces beyond the
+undone first): each space's corners in the image come from the render's ground truth (the
+recogniser's own spaces lie within about 3 px of them; the augmentation shifts, scales and
+turns the crop by more than that). Cutting the samples where the recogniser finds the spaces
+instead was tried and read no better. Labels come from the rules state: what covers the
+space, whether a token stands on it. A space of which less than :data:`FIRM_SHARE_LOW` shows
+(a hand, an object; about half of it) is ``hidden``; one between that and
+:data:`FIRM_SHARE_HIGH` is left out. Places one and two spaces beyond the
 board's edge are ``off``; the halves of the cards on the players' boards and the unused
 jokers beside them add samples of every border style (a joker on the board is rare). The
 training split is rebalanced (:data:`KEEP_SHARE`, :data:`TOKEN_ON_PIECE_COPIES`); the
