@@ -30,7 +30,7 @@ from ...rules.dolcevita.observation import Item, Observation
 from ..classifier import Classifier
 from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
-from .bare_table import TableColour, bare_above, covered_above, median_lab, place_samples
+from .bare_table import TableColour, bare_above, covered_above, place_samples
 from .common import (RecognitionError, TableView, blur_report, check_second_model, likeliest_size, load_zones,
                      locate_table, model_card_path, one_edge, open_second_model, steady_view)
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
@@ -489,7 +489,7 @@ class DolceVitaRecogniser:
                 return samples[k]
 
             labels = [r.label for r in column]
-            covered = covered_above(labels, lambda k: median_lab(samples_of(k)), table, EMPTY, reach)
+            covered = covered_above(labels, samples_of, table, EMPTY, reach)
             bare = bare_above(labels, samples_of, table, EMPTY, UNKNOWN, reach)
             out.append([replace(r, label=UNKNOWN, confidence=0.0, alternatives=()) if k in covered
                         else replace(r, label=EMPTY, confidence=BARE_CONFIDENCE) if k in bare else r

@@ -68,6 +68,11 @@ FACE, SLEEVE, PURPLE = lab((235, 240, 240)), lab((205, 210, 215)), lab((200, 40,
 TABLE = lab(GREY)
 
 
+def points(colour) -> np.ndarray:
+    """A place's 15 points all of ``colour`` (Lab), none where it is None (outside the image)."""
+    return np.empty((0, 3)) if colour is None else np.tile(colour, (15, 1))
+
+
 @pytest.mark.parametrize("labels, colours, expected", [
     # two cards, their top card's face over the next two slots, bare table above: nothing covered
     ([CARD, CARD] + [EMPTY] * 7, [None] * 2 + [FACE, FACE] + [TABLE] * 5, set()),
@@ -86,7 +91,35 @@ TABLE = lab(GREY)
 ])
 def test_covered_above(labels, colours, expected):
     table = B.TableColour(tuple(TABLE))
-    assert B.covered_above(labels, lambda k: colours[k], table, EMPTY, reach=2) == expected
+    assert B.covered_above(labels, lambda k: points(colours[k]), table, EMPTY, reach=2) == expected
+
+
+# a green baize (validation render 2000268) and a lamp's glare on it: white light added
+BAIZE = np.array([71.0, 103.0, 148.0])
+GLARE = np.array([153.0, 104.0, 145.0])
+
+
+@pytest.mark.parametrize("table, samples, glare", [
+    (BAIZE, points(GLARE), True),
+    (BAIZE, points(BAIZE + [40.0, 0.0, 0.0]), True),  # lighter, the very hue
+    (BAIZE, points(np.array([153.0, 128.0, 128.0])), False),  # a pale grey sleeve: no hue
+    (BAIZE, points(np.array([153.0, 140.0, 150.0])), False),  # a pale sleeve of another hue
+    (BAIZE, points(np.array([60.0, 103.0, 148.0])), False),  # darker: a shadow, not a glare
+    (BAIZE, np.vstack([points(GLARE), [[60.0, 110.0, 140.0]]]), False),  # one point darker: print
+    (TABLE, points(SLEEVE), False),  # a grey table has no hue to keep
+    (BAIZE, np.empty((0, 3)), False),  # outside the image
+])
+def test_glare(table, samples, glare):
+    assert B.TableColour(tuple(table)).glare(samples) is glare
+
+
+def test_a_column_under_a_glare_is_not_taken_for_covered():
+    labels = [CARD, CARD] + [EMPTY] * 7
+    table = B.TableColour(tuple(BAIZE))
+    glare = [None] * 2 + [FACE, FACE] + [BAIZE] * 2 + [GLARE] * 3
+    sleeve = glare[:6] + [np.array([153.0, 128.0, 128.0])] * 3
+    assert B.covered_above(labels, lambda k: points(glare[k]), table, EMPTY, reach=2) == set()
+    assert B.covered_above(labels, lambda k: points(sleeve[k]), table, EMPTY, reach=2) == {6, 7, 8}
 
 
 UNKNOWN = "unknown"
@@ -118,7 +151,7 @@ def test_a_place_shows_the_table_only_plainly(samples, shows):
 ])
 def test_bare_above(labels, colours, expected):
     table = B.TableColour(tuple(TABLE))
-    got = B.bare_above(labels, lambda k: np.tile(colours[k], (15, 1)), table, EMPTY, UNKNOWN, reach=2)
+    got = B.bare_above(labels, lambda k: points(colours[k]), table, EMPTY, UNKNOWN, reach=2)
     assert got == expected
 
 
@@ -135,6 +168,21 @@ def test_a_pale_sleeve_over_the_display_is_not_read_as_empty_slots():
     assert all(read[w] == "unknown" for w in under), {w: read[w] for w in under}
     errors, _ = scene_errors(shot, observation)
     assert [e for e in errors if e.kind == "misread"] == []
+
+
+def test_a_glare_on_the_table_is_not_read_as_a_cover():
+    # validation render 2000272: a lamp's glare on a wooden table over slots 7-8 of columns 4
+    # and 5 (empty), read as covered before (much lighter than the table); now the scene is
+    # read exactly right
+    from tableref.bench.recognition import _shots, scene_errors
+    from tableref.vision.recognise.dolcevita import DolceVitaRecogniser
+
+    shot = next(_shots([2_000_272]))
+    observation = DolceVitaRecogniser.open().read(shot.image).observation
+    read = {it.where: it.label for it in observation.items}
+    assert [read[f"column:{c}:slot:{s}"] for c in (4, 5) for s in (7, 8)] == [EMPTY] * 4
+    errors, _ = scene_errors(shot, observation)
+    assert [e for e in errors if not e.partly] == []
 
 
 def test_a_plain_table_read_as_covered_is_read_empty():
