@@ -51,7 +51,9 @@ LIGHTER, CHROMA = 60.0, 30.0
 #: shipped models): of the 157 slots read empty that :func:`covered_above` called covered, 8
 #: were empty and shown whole (a glare on a green or wooden table, 2000268 and 2000272) and 44
 #: held a card; the test releases 7 of the 8 and no card (with GLARE_OFF 3 or 5: 5 and none;
-#: GLARE_TABLE_CHROMA 10 or 20 and GLARE_PALEST 0.3 or 0.7 change nothing or one).
+#: GLARE_TABLE_CHROMA 10 or 20 and GLARE_PALEST 0.3 or 0.7 change nothing or one). Every
+#: point must be lighter than the table too: on 2000754 a pale green money card on a green
+#: baize has the baize's hue, paler, but its print is darker.
 GLARE_OFF, GLARE_PALEST, GLARE_TABLE_CHROMA = 8.0, 0.5, 15.0
 #: A slot just above the cards whose colour (Lab) lies within this of a covered slot's above
 #: it is under the same cover.
