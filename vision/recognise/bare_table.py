@@ -7,7 +7,8 @@ grey table is a plain light band, and the classifier reads the slots under it as
 table's own colour is known around the layout: the median of points on two rings just outside
 it, most of which an arm leaves bare. A slot clear of the cards' faces whose colour is much
 lighter than the table's, or of another hue, is not bare table; a shadow only darkens the
-table, so darker alone does not count. Such a slot is covered, and so are the slots just above
+table, so darker alone does not count; nor does a lamp's glare, which keeps the table's hue,
+paler (:meth:`TableColour.glare`). Such a slot is covered, and so are the slots just above
 the cards that look like it (the same sleeve reaching down over them). On a strongly
 patterned cloth a bare slot may differ from the median too: it is then left unknown, which the
 column's structure does not undo, never read as a card. Conversely, a slot the classifier
