@@ -43,8 +43,9 @@ TRAIN_SEED, VAL_SEED, TEST_SEED = 1_000_000, 2_000_000, 3_000_000
 #: Training renders of the second model (the recogniser's second opinion on unsure spots):
 #: a range of their own, so that the two models learn from different tables.
 SECOND_TRAIN_SEED = 1_100_000
-#: Validation renders per training render.
-VAL_RATIO = 0.2
+#: The share of the renders kept for validation: 151 of 1,260 (2000000..2000150, the same
+#: validation renders as when 756 were made with a share of 0.2).
+VAL_RATIO = 0.12
 #: Spots per render, roughly (to turn a sample count into a number of renders).
 SPOTS_PER_RENDER = 110
 #: A spot showing at least this share is read; below FIRM_SHARE_LOW it is "unknown".
@@ -175,13 +176,15 @@ RECIPE = register(Recipe(
     labels=LABELS,
     preprocessing=PREPROCESSING,
     build=build,
-    samples=83_160,
+    # 1,260 renders (1,109 for training), 9 epochs (2026-12-05): validation accuracy 98.03 % of
+    # the 16,843 validation spots; before, 756 renders (605 for training), 14 epochs: 97.90 %
+    samples=138_600,
     val_fraction=VAL_RATIO,
     measured_on=(f"spots of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
                  f"{TRAIN_SEED}..), cut by the recogniser's own geometry; not photographs of a real set"),
     augmentation=Augmentation(temperature=0.3, brightness=0.25, blur_sigma=1.0, noise_std=6.0,
                               rotation_deg=3.0, shift=0.08, scale=0.08),
-    settings={"epochs": 14, "batch_size": 128, "learning_rate": 3e-3},
+    settings={"epochs": 9, "batch_size": 128, "learning_rate": 3e-3},
     train_seed=TRAIN_SEED,
     val_seed=VAL_SEED,
     widths=(16, 32, 96, 128),
