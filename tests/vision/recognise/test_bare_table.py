@@ -159,7 +159,7 @@ def test_a_pale_sleeve_over_the_display_is_not_read_as_empty_slots():
     # validation render 2000531: a pale grey sleeve over slots 4-8 of columns 3-6 (each holding
     # a card), 20 slots read empty at 0.99 before; now unknown, and nothing under it misread
     # (the card models of 2026-12-05, from 1,260 renders, misread one money card just below
-    # the sleeve's edge, column 3's slot 3, as 100,000 for 200,000: not this rule's doing)
+    # the sleeve's edge, column 3's slot 3, read as 100,000: not this rule's doing)
     from tableref.bench.recognition import _shots, scene_errors
     from tableref.vision.recognise.dolcevita import DolceVitaRecogniser
 
