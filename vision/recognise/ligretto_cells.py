@@ -80,16 +80,19 @@ def _hue_gap(a: np.ndarray, b: float) -> np.ndarray:
     return np.minimum(d, 180.0 - d)
 
 
-#: Calibration takes for a colour only ring pixels within this hue gap (OpenCV hue, 0-180)
-#: of its current estimate: a purple cup or a pink sleeve over a few spaces is no colour of
-#: the board and must not drag red towards it (validation renders 2000129 and 2000252 of
-#: Ligretto: red calibrated to hue 160 and 149, every red space read yellow).
-CALIBRATION_REACH = 20.0
+#: A ring pixel farther than this hue gap (OpenCV hue, 0-180) from every colour of the board
+#: shows no colour of the board: a purple cup, a pink sleeve, a hand. Calibration takes for a
+#: colour only the pixels within it of its current estimate, so that such things over a few
+#: spaces do not drag red towards them (validation renders 2000129 and 2000252 of Ligretto:
+#: red calibrated to hue 160 and 149, every red space read yellow); and a space's colour is read
+#: only where its board colour is at least :data:`~.ligretto.MIN_COLOUR_SHARE` of all its
+#: coloured ring pixels, those foreign ones included (:func:`colours_of`).
+BOARD_REACH = 20.0
 
 
 def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2) -> dict[str, float]:
     """The board's own hue of each colour: the circular mean hue of the ring pixels nearest
-    to each starting hue and within :data:`CALIBRATION_REACH` of it (a k-means seeded by
+    to each starting hue and within :data:`BOARD_REACH` of it (a k-means seeded by
     ``start`` that ignores far hues; a colour nobody shows keeps its start)."""
     ring = hsv[:, RING]
     good = (ring[..., 1] >= COLOUR_SATURATION) & (ring[..., 2] >= COLOUR_VALUE)
@@ -100,7 +103,7 @@ def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2)
         if not len(h):
             break
         gaps = np.stack([_hue_gap(h, c) for c in centres])
-        nearest = np.where(gaps.min(axis=0) <= CALIBRATION_REACH, np.argmin(gaps, axis=0), -1)
+        nearest = np.where(gaps.min(axis=0) <= BOARD_REACH, np.argmin(gaps, axis=0), -1)
         for k in range(len(names)):
             mine = h[nearest == k]
             if len(mine):
@@ -112,7 +115,16 @@ def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2)
 def colours_of(hsv: np.ndarray, hues: Mapping[str, float]) -> tuple[list[str | None], np.ndarray]:
     """Each patch's colour name (None when its ring shows too little colour) and the share of
     its coloured ring pixels that agree (the confidence). A ring with too few strongly coloured
-    pixels is read from its bright, paler ones (:data:`GLARE_SATURATION`): a lamp's glare."""
+    pixels is read from its bright, paler ones (:data:`GLARE_SATURATION`): a lamp's glare.
+
+    Only pixels within :data:`BOARD_REACH` of a board colour vote; the others (a sleeve or a
+    cup over part of the space) count against the share. Before, they voted for the nearest
+    colour: a start mark's green space, its white ring leaving few green pixels, two fifths
+    under a purple or magenta sleeve, read blue or red (validation renders 2000359 and
+    2000399). On validation renders 2000300..2000449, 2000450..2000749 and 2000750..2000999,
+    boards exactly right 133, 271, 221 -> 135, 272, 222 (wrong spaces 143, 75, 107 -> 141,
+    74, 106), none lost; foreign pixels left out of the share instead: 135, 271, 222; a reach
+    of 25: 135, 271, 222; of 15: 133 on the first."""
     names = list(hues)
     centres = np.array([hues[n] for n in names])
     ring = hsv[:, RING]
@@ -120,7 +132,7 @@ def colours_of(hsv: np.ndarray, hues: Mapping[str, float]) -> tuple[list[str | N
     washed = good.sum(axis=1) < MIN_COLOUR_PIXELS
     good[washed] = ((ring[..., 1] >= GLARE_SATURATION) & (ring[..., 2] >= GLARE_VALUE))[washed]
     gaps = np.stack([_hue_gap(ring[..., 0].astype(np.float64), c) for c in centres], axis=-1)
-    nearest = np.argmin(gaps, axis=-1)
+    nearest = np.where(gaps.min(axis=-1) <= BOARD_REACH, np.argmin(gaps, axis=-1), -1)
     votes = np.stack([((nearest == k) & good).sum(axis=1) for k in range(len(names))], axis=1)
     total = good.sum(axis=1)
     best = np.argmax(votes, axis=1)

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tableref.vision.recognise.ligretto import MIN_COLOUR_SHARE
 from tableref.vision.recognise.ligretto_cells import PATCH, calibrate_hues, colours_of, patch_hsv
 
 START = {"red": 179.0, "yellow": 24.0, "green": 67.0, "blue": 104.0}
@@ -54,3 +55,20 @@ def test_a_space_under_glare_keeps_its_colour(saturation, value, expected):
     hsv = patch_hsv(patches([66], saturation, value))
     names, share = colours_of(hsv, START)
     assert names == [expected] and (share[0] == 1.0) == (expected is not None)
+
+
+
+@pytest.mark.parametrize("covered_rows, sleeve_hue, expected", [
+    (0, 140, "green"),  # nothing over it
+    (4, 140, "green"),  # a sleeve's edge over a sixth of it: its colour still plain
+    (16, 140, None),  # two thirds under a purple sleeve (once read blue, the nearest board colour)
+    (16, 155, None),  # or a magenta one (once read red)
+])
+def test_a_sleeve_over_part_of_a_space_is_no_colour_of_the_board(covered_rows, sleeve_hue, expected):
+    # a green space with its lower rows under a sleeve; its colour is read where at least
+    # MIN_COLOUR_SHARE of the ring agrees (validation renders 2000359 and 2000399)
+    hsv = patch_hsv(patches([66]))
+    if covered_rows:
+        hsv[0, PATCH - covered_rows:, :] = (sleeve_hue, 200, 160)
+    names, share = colours_of(hsv, START)
+    assert (names[0] if share[0] >= MIN_COLOUR_SHARE else None) == expected
