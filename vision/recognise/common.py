@@ -29,13 +29,14 @@ from ...calibration.errors import CalibrationError, MarkerError
 from ...calibration.intrinsics import Intrinsics
 from ...calibration.layout import DEFAULT_IDS, MarkerLayout, default_layout
 from ...calibration.lens import estimate_lens
-from ...calibration.markers import DEFAULT_DICTIONARY, detect_markers, dictionary
+from ...calibration.markers import DEFAULT_DICTIONARY, DetectedMarker, detect_markers, dictionary
 from ...calibration.profile import Profile
 from ...calibration.table import TableCalibration, calibrate_table, spans
 from ..classifier import Classifier
 from ..deblur import DeblurError, MotionBlur, blind_motion, deconvolve, line_kernel, marker_target, measure_motion_blur
 from ..errors import VisionError
 from ..frame import check_bgr_image
+from ..marker_search import find_near
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +180,7 @@ def check_photo(image: np.ndarray) -> np.ndarray:
 def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = None,
                  choices_mm: tuple[tuple[float, float], ...] = (),
                  max_corner_error_mm: float = MAX_CORNER_ERROR_MM, two_markers: str = "opposite",
-                 lens_from_markers: bool = True) -> TableView:
+                 lens_from_markers: bool = True, find_missing: bool = True) -> TableView:
     """Find the table plane from the markers visible in ``image``.
 
     Parameters
@@ -204,6 +205,9 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     lens_from_markers : bool
         Without a lens calibration in the profile, estimate the lens's distortion from the
         markers (:func:`estimated_lens`); False: a plain homography.
+    find_missing : bool
+        Located from two markers (or one), look for the others by their pattern where those put
+        them (:func:`with_markers_missed`).
 
     Raises
     ------
@@ -221,7 +225,7 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
 
     layouts = [layout_given] if layout_given is not None else [default_layout(tuple(c), marker_mm) for c in choices_mm]
 
-    def fit(markers, pair: str) -> TableView:
+    def fit_found(markers, pair: str) -> TableView:
         lens = intrinsics
         if lens is None and lens_from_markers:
             lens = estimated_lens(markers, layouts, size)
@@ -230,6 +234,12 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
         else:
             table = _fit_choices(markers, marker_mm, size, lens, choices_mm, max_corner_error_mm, pair)
         return _view(table, lens)
+
+    def fit(markers, pair: str) -> TableView:
+        """The table from ``markers``; located from two (or one), with the markers missed found
+        where those say they lie, when they agree (:func:`with_markers_missed`)."""
+        view = fit_found(markers, pair)
+        return view if pair == "never" or not find_missing else with_markers_missed(image, view, markers, fit_found)
 
     last_resort = two_markers == "opposite, then any"
     if last_resort:
@@ -278,6 +288,32 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     reason = last if "(or " in str(last) else first
     raise RecognitionError(f"no table found: {reason} (markers found: {found or 'none'}; is this a photo of "
                            "the table with its four printed markers?)") from None
+
+
+def with_markers_missed(image: np.ndarray, view: TableView, markers: Sequence[DetectedMarker],
+                        fit: Callable[[list, str], TableView]) -> TableView:
+    """``view`` (located from fewer than three markers) located again with the markers the
+    detector missed, each found by its pattern where ``view`` puts it
+    (:func:`~tableref.vision.marker_search.find_near`: a pen, a die or a sleeve's edge across a
+    marker); ``fit(markers, "never")`` locates the table from three or more, and ``view`` stays
+    when none is found or they do not agree with the others (the fit fails)."""
+    layout = view.calibration.layout
+    have = {m.id for m in markers}
+    more = []
+    for placement in layout.markers:
+        if placement.id not in have:
+            hit = find_near(image, placement.id, view.to_image(np.asarray(placement.corners_mm, np.float64)),
+                            layout.dictionary)
+            if hit is not None:
+                more.append(hit[0])
+    if not more:
+        return view
+    try:
+        located = fit([m for m in markers if m.id in layout.ids] + more, "never")
+    except CalibrationError:
+        return view
+    log.debug("table located with markers %s found by their pattern", [m.id for m in more])
+    return located
 
 
 def estimated_lens(markers, layouts: Sequence[MarkerLayout], size: tuple[int, int]) -> Intrinsics | None:
