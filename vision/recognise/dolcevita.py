@@ -84,7 +84,9 @@ MIN_CONFIDENCE = 0.6
 #: or a cup over the other two): they do not measure the table's other side, whose places then
 #: lie up to tens of mm off. On the 6 test renders (3000000..299) that show only two markers
 #: along one edge: 250 of 575 cards wrong or unread and 2 misread, against 170 and 23 at 0.6
-#: (refused before: all 575 unread).
+#: (refused before: all 575 unread). Since 2026-12-05 the markers the detector misses are looked
+#: for by their pattern (:func:`.common.with_markers_missed`): 5 of those 6 renders are located
+#: from three markers or four.
 ONE_EDGE_CONFIDENCE = 0.9
 #: A seat counts as used when its first goods or money place holds a card this surely.
 SEAT_USED = 0.5
