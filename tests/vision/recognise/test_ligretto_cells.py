@@ -57,7 +57,6 @@ def test_a_space_under_glare_keeps_its_colour(saturation, value, expected):
     assert names == [expected] and (share[0] == 1.0) == (expected is not None)
 
 
-
 @pytest.mark.parametrize("covered_rows, sleeve_hue, expected", [
     (0, 140, "green"),  # nothing over it
     (4, 140, "green"),  # a sleeve's edge over a sixth of it: its colour still plain
