@@ -6,10 +6,11 @@ import json
 import math
 
 import cv2
-import numpy as np
 import pytest
 
 from tableref.vision.synthetic.dataset import sample
+
+from ..vision.recognise.conftest import cover_markers
 
 #: A fresh test render (never used in training), and one the twin blurred (4.9 px at 151 degrees).
 SEED, BLURRED_SEED = 3_200_000, 3_200_002
@@ -60,14 +61,10 @@ def test_two_markers_along_one_edge_are_read_as_the_recogniser_reads_them(run_cl
     reads the photo as the recogniser (and its benchmark) does, the likeliest table size taken."""
     from tableref.vision.recognise.dolcevita import DolceVitaRecogniser, locate_dolcevita
 
-    image = sample("dolcevita", ONE_EDGE_SEED).image.copy()
-    view = locate_dolcevita(image)
-    for placement in view.calibration.layout.markers:
-        if placement.id not in (2, 3):  # a patch of bare table over the others (where the view puts them:
-            # the detector misses the blurred near right one, which is found by its pattern)
-            corners = view.to_image(np.asarray(placement.corners_mm, np.float64))
-            (x0, y0), (x1, y1) = corners.min(axis=0).astype(int) - 8, corners.max(axis=0).astype(int) + 8
-            image[max(y0, 0):y1, max(x0, 0):x1] = image[max(y0 - 30, 0), max(x0, 0)]
+    shown = sample("dolcevita", ONE_EDGE_SEED).image
+    # the near markers painted over where the view puts them (the detector misses the blurred
+    # near right one, which the recogniser finds by its pattern)
+    image = cover_markers(shown, (0, 1), locate_dolcevita(shown))
     path = tmp_path / "one-edge.png"
     cv2.imwrite(str(path), image)
     result = run_cli("analyze", str(path), "--game", "dolcevita")

@@ -90,6 +90,12 @@ def _hue_gap(a: np.ndarray, b: float) -> np.ndarray:
 BOARD_REACH = 20.0
 
 
+def _board_colour(gaps: np.ndarray, axis: int) -> np.ndarray:
+    """The index of the board colour nearest each pixel, from its hue ``gaps`` to every colour
+    along ``axis``; -1 where none lies within :data:`BOARD_REACH`."""
+    return np.where(gaps.min(axis=axis) <= BOARD_REACH, np.argmin(gaps, axis=axis), -1)
+
+
 def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2) -> dict[str, float]:
     """The board's own hue of each colour: the circular mean hue of the ring pixels nearest
     to each starting hue and within :data:`BOARD_REACH` of it (a k-means seeded by
@@ -103,7 +109,7 @@ def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2)
         if not len(h):
             break
         gaps = np.stack([_hue_gap(h, c) for c in centres])
-        nearest = np.where(gaps.min(axis=0) <= BOARD_REACH, np.argmin(gaps, axis=0), -1)
+        nearest = _board_colour(gaps, axis=0)
         for k in range(len(names)):
             mine = h[nearest == k]
             if len(mine):
@@ -132,7 +138,7 @@ def colours_of(hsv: np.ndarray, hues: Mapping[str, float]) -> tuple[list[str | N
     washed = good.sum(axis=1) < MIN_COLOUR_PIXELS
     good[washed] = ((ring[..., 1] >= GLARE_SATURATION) & (ring[..., 2] >= GLARE_VALUE))[washed]
     gaps = np.stack([_hue_gap(ring[..., 0].astype(np.float64), c) for c in centres], axis=-1)
-    nearest = np.where(gaps.min(axis=-1) <= BOARD_REACH, np.argmin(gaps, axis=-1), -1)
+    nearest = _board_colour(gaps, axis=-1)
     votes = np.stack([((nearest == k) & good).sum(axis=1) for k in range(len(names))], axis=1)
     total = good.sum(axis=1)
     best = np.argmax(votes, axis=1)

@@ -17,7 +17,6 @@ the issue's as models improve.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from tableref.bench.recognition import _shots, refused_errors, scene_errors
@@ -29,6 +28,8 @@ from tableref.vision.recognise.dolcevita import (MIN_DISPLAY_CARDS, MODEL_NAME, 
                                                 PREPROCESSING, SECOND_MODEL_NAME, DolceVitaRecogniser)
 from tableref.vision.recognise import dolcevita
 from tableref.vision.recognise.dolcevita_labels import LABELS
+
+from .conftest import cover_markers
 
 CARD_PATH = MODELS_DIR / f"{MODEL_NAME}.card.json"
 #: The CI sample: fresh test seeds, never rendered for training or validation.
@@ -141,15 +142,9 @@ def test_two_markers_along_one_edge_read_only_the_sure_places():
     assert len(DolceVitaRecogniser.open().read(shot.image).markers_used) >= 3
     as_taken = DolceVitaRecogniser.open(steady=False).read(shot.image)
     assert len(as_taken.markers_used) == 4
-    # with the far markers gone (patches of bare table over them), the other side of the table
-    # is not measured, so only places read at ONE_EDGE_CONFIDENCE count (it was refused before)
-    image = shot.image.copy()
-    view = dolcevita.locate_dolcevita(image)
-    for placement in view.calibration.layout.markers:
-        if placement.id in (2, 3):  # the far right and far left ones
-            corners = view.to_image(np.asarray(placement.corners_mm, np.float64))
-            (x0, y0), (x1, y1) = corners.min(axis=0).astype(int) - 8, corners.max(axis=0).astype(int) + 8
-            image[max(y0, 0):y1, max(x0, 0):x1] = image[min(y1 + 20, image.shape[0] - 1), max(x0, 0)]
+    # with the far markers (far right, far left) painted over, the other side of the table is
+    # not measured, so only places read at ONE_EDGE_CONFIDENCE count (it was refused before)
+    image = cover_markers(shot.image, (2, 3), dolcevita.locate_dolcevita(shot.image))
     recognition = DolceVitaRecogniser.open(steady=False).read(image)
     assert len(recognition.markers_used) == 2
     known = [it for it in recognition.observation.items if it.label != UNKNOWN]
