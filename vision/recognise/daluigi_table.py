@@ -29,6 +29,12 @@ SQUARE_MM, STEP_MM, INSET_MM, CORNER_MM = 20.0, 40.0, 15.0, 70.0
 #: (85, places less than 0.3 shown) a median 25.9; of the 42 spots showing the table but read
 #: as covered, 35 lie within both bounds, and 2 of the covered spots read so.
 TABLE_CHROMA, TABLE_LIGHTNESS = 6.0, 40.0
+#: A spot is plainly not the table when its chroma lies at least NOT_TABLE_CHROMA from the
+#: table's (:func:`plainly_not_table`). Chosen on validation renders 2000450..2000749 and
+#: 2000750..2000899 (the first spot of a pile read blank: :data:`~.daluigi.PILES`): scenes
+#: exactly right 205 and 110 at 30, 202 and 108 at 20, 204 and 109 at 25 or 35. Lightness is
+#: no test: a lamp's glare on a wood table is 60 lighter than its median (2000547).
+NOT_TABLE_CHROMA = 30.0
 
 
 def squares_mm(table_mm: tuple[float, float]) -> list[np.ndarray]:
@@ -71,3 +77,12 @@ def shows_table(patches: np.ndarray, table: np.ndarray | None, margin: float) ->
         return np.zeros(len(patches), bool)
     off = middle_lab(patches, margin) - table
     return (np.linalg.norm(off[:, 1:], axis=1) < TABLE_CHROMA) & (np.abs(off[:, 0]) < TABLE_LIGHTNESS)
+
+
+def plainly_not_table(patches: np.ndarray, table: np.ndarray | None, margin: float) -> np.ndarray:
+    """(N,) bool: whether each patch's middle is plainly not the table, its chroma at least
+    :data:`NOT_TABLE_CHROMA` from the table's (all False without the table's colour)."""
+    if table is None or not len(patches):
+        return np.zeros(len(patches), bool)
+    off = middle_lab(patches, margin) - table
+    return np.linalg.norm(off[:, 1:], axis=1) >= NOT_TABLE_CHROMA

@@ -103,3 +103,46 @@ def test_a_welcoming_hand_of_five_is_read_as_five(seed):
     assert s.scene.state.hand == 5
     read = {it.where: it.label for it in daluigi.DaLuigiRecogniser.open().read(s.image).observation.items}
     assert read["hand"] == "5"
+
+
+@pytest.mark.parametrize("middle, plainly_not", [
+    ((40, 90, 150), False),    # the table itself
+    ((34, 77, 128), False),    # the table in a shadow
+    ((150, 200, 255), False),  # the table under a lamp's glare: far lighter, of its hue
+    ((140, 60, 30), True),     # a blue sleeve
+    ((60, 160, 60), True),     # a green sheet
+])
+def test_a_spot_is_plainly_not_the_table_by_its_hue_alone(middle, plainly_not):
+    wood = table.table_lab(np.stack([_patch((40, 90, 150))]), MARGIN)
+    got = table.plainly_not_table(np.stack([_patch((0, 0, 0), middle)]), wood, MARGIN)
+    assert got.tolist() == [plainly_not]
+
+
+def test_without_a_table_nothing_is_plainly_not_it():
+    assert table.plainly_not_table(np.stack([_patch((140, 60, 30))]), None, MARGIN).tolist() == [False]
+
+
+@pytest.mark.parametrize("seed, covered, shown", [
+    (2000608, "served:3", "served:1"),  # four served cards under a grey sleeve (a blue table)
+    (2000733, "served:0", "served:1"),  # six under a green sleeve (a wood table)
+    (2000530, None, "served:0"),        # none served, on a coloured table
+])
+def test_a_pile_under_a_sleeve_is_unknown_not_none(monkeypatch, seed, covered, shown):
+    """Validation renders (never trained on): where the first place of a served pile shows a
+    colour plainly not the table's, the pile is unknown (read as none without that test); a
+    pile in view, an empty one included, is read as it lies."""
+    from tableref.vision.recognise import daluigi
+    from tableref.vision.synthetic.dataset import sample
+
+    s = sample("daluigi", seed)
+    recogniser = daluigi.DaLuigiRecogniser.open()
+
+    def served(p):
+        return str(len(s.scene.state.served[p]))
+
+    read = {it.where: it.label for it in recogniser.read(s.image).observation.items}
+    assert read[shown] == served(int(shown[-1]))
+    if covered:
+        assert served(int(covered[-1])) != "0" and read[covered] == "?"
+        monkeypatch.setattr(daluigi, "PILES", ())
+        assert {it.where: it.label for it in recogniser.read(s.image).observation.items}[covered] == "0"
