@@ -169,7 +169,9 @@ class Spots:
     printed in its colour more surely than the spot classifiers do; a field it reads below
     :data:`SECOND_OPINION_BELOW` is read by ``second_dishes`` too, where given, as above. A
     spot of the places :data:`ON_THE_TABLE` whose middle has the bare table's colour
-    (:mod:`.daluigi_table`) is not covered: its ``unknown`` share goes to ``blank``.
+    (:mod:`.daluigi_table`) is not covered: its ``unknown`` share goes to ``blank``; the first
+    spot of a pile (:data:`PILES`) read blank whose colour is plainly not the table's is
+    covered: its ``blank`` share goes to ``unknown``.
     """
 
     def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, spots: list[Spot],
