@@ -82,8 +82,8 @@ LEANS_COVERED = 0.05
 #: pile under a sleeve or a sheet was read as none, surely (validation renders 2000608 and
 #: 2000733, and 2000804 under a hand). On validation renders 2000450..2000749 and
 #: 2000750..2000899, scenes exactly right 203 -> 205 of 300 and 109 -> 110 of 150; asked of
-#: the supplies' places too, none more and cubes lost beside a red cup (2000565); of the tile
-#: places beside the strip, no change.
+#: the supplies' places too, none more, and a supply beside a red cup left unknown (2000565);
+#: of the tile places beside the strip, no change.
 PILES = ("served", "hand")
 #: A motion blur the markers show is undone before reading when at least this long (px; the
 #: measure's line kernels are 3, 5, 7 ... px): the classifiers were trained on the twin's

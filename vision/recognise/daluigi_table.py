@@ -32,8 +32,9 @@ TABLE_CHROMA, TABLE_LIGHTNESS = 6.0, 40.0
 #: A spot is plainly not the table when its chroma lies at least NOT_TABLE_CHROMA from the
 #: table's (:func:`plainly_not_table`). Chosen on validation renders 2000450..2000749 and
 #: 2000750..2000899 (the first spot of a pile read blank: :data:`~.daluigi.PILES`): scenes
-#: exactly right 205 and 110 at 30, 202 and 108 at 20, 204 and 109 at 25 or 35. Lightness is
-#: no test: a lamp's glare on a wood table is 60 lighter than its median (2000547).
+#: exactly right 205 and 110 at 20, 25 or 30 (203 and 109 without the test), 204 and 109 at 35,
+#: 203 and 109 at 40. Lightness is no test: a lamp's glare on a wood table made places there
+#: 60 lighter than the table's median, of its hue (2000547).
 NOT_TABLE_CHROMA = 30.0
 
 
