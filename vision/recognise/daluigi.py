@@ -216,16 +216,17 @@ class Spots:
             if not len(rows):
                 continue
             p = probs[np.ix_(rows, [index[label] for label in allowed])]
-            on_table = self._on_table[np.asarray(which)[rows]] & (p[:, -1] >= LEANS_COVERED)
+            at, blank = np.asarray(which)[rows], allowed.index(BLANK)  # the spots, their blank label
+            on_table = self._on_table[at] & (p[:, -1] >= LEANS_COVERED)
             if on_table.any():  # a place on the bare table that shows the table is not covered
                 table = on_table & shows_table(patches[rows], self._table_look(), prep.crop.margin)
-                p[table, allowed.index(BLANK)] += p[table, -1]
+                p[table, blank] += p[table, -1]
                 p[table, -1] = 0.0
-            head = self._pile_head[np.asarray(which)[rows]] & (p.argmax(axis=1) == len(allowed) - 2)
+            head = self._pile_head[at] & (p.argmax(axis=1) == blank)
             if head.any():  # no card read at a pile's head: the table, or a sleeve over the pile?
                 head[head] = plainly_not_table(patches[rows][head], self._table_look(), prep.crop.margin)
-                p[head, -1] += p[head, -2]
-                p[head, -2] = 0.0
+                p[head, -1] += p[head, blank]
+                p[head, blank] = 0.0
             p[~inside[rows]] = np.eye(len(allowed))[-1]  # off the image: covered
             p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
             for r, row in zip(rows, p):

@@ -72,18 +72,26 @@ def table_lab(patches: np.ndarray, margin: float) -> np.ndarray | None:
     return np.median(middle_lab(patches, margin), axis=0)
 
 
+def _off_table(patches: np.ndarray, table: np.ndarray | None, margin: float) -> np.ndarray | None:
+    """(N, 3) each patch's middle colour (Lab) less the table's; None without the table's
+    colour or without patches."""
+    if table is None or not len(patches):
+        return None
+    return middle_lab(patches, margin) - table
+
+
 def shows_table(patches: np.ndarray, table: np.ndarray | None, margin: float) -> np.ndarray:
     """(N,) bool: whether each patch's middle has the table's colour (all False without one)."""
-    if table is None or not len(patches):
+    off = _off_table(patches, table, margin)
+    if off is None:
         return np.zeros(len(patches), bool)
-    off = middle_lab(patches, margin) - table
     return (np.linalg.norm(off[:, 1:], axis=1) < TABLE_CHROMA) & (np.abs(off[:, 0]) < TABLE_LIGHTNESS)
 
 
 def plainly_not_table(patches: np.ndarray, table: np.ndarray | None, margin: float) -> np.ndarray:
     """(N,) bool: whether each patch's middle is plainly not the table, its chroma at least
     :data:`NOT_TABLE_CHROMA` from the table's (all False without the table's colour)."""
-    if table is None or not len(patches):
+    off = _off_table(patches, table, margin)
+    if off is None:
         return np.zeros(len(patches), bool)
-    off = middle_lab(patches, margin) - table
     return np.linalg.norm(off[:, 1:], axis=1) >= NOT_TABLE_CHROMA
