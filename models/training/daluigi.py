@@ -55,8 +55,9 @@ EDGES_BEYOND = 3
 CONTEXT_MARGIN, CONTEXT_SIZE = 0.25, (24, 24)
 #: Version of the cached spots: bump it whenever cutting or labelling spots changes. "s3": spots
 #: cached as "s2" by earlier code differed in 402 of 420 renders from what the code cuts now
-#: (the renders themselves identical), so a warm cache trained on stale spots.
-SPOTS_VERSION = "s3"
+#: (the renders themselves identical), so a warm cache trained on stale spots. "s4": the cubes'
+#: spots cut at a cube's middle, where the camera sees it (the zones' ``cube_lift_mm``).
+SPOTS_VERSION = "s4"
 
 
 def dish_cubes(dishes: Sequence[str], cubes: Sequence[str]) -> list[str | None]:
@@ -150,10 +151,10 @@ def shown_share(foreign: np.ndarray, quad_px: np.ndarray) -> float:
 def truth_spots(zones: Zones, view: TableView, render, groups: frozenset[str] | None = None
                 ) -> Iterator[tuple[np.ndarray, str]]:
     """(quad in image px, label) of every firm spot of a cached render (of ``groups`` only, where given)."""
-    for spot, label in labelled_spots(zones, render.state):
-        if groups is not None and spot.group not in groups:
-            continue
-        quad = view.to_image(spot.quad_mm)
+    spots = [(spot, label) for spot, label in labelled_spots(zones, render.state)
+             if groups is None or spot.group in groups]
+    quads = zones.spots_to_image(view, [spot for spot, _ in spots])
+    for quad, (spot, label) in zip(quads, spots):
         firm = firm_label(label, shown_share(render.foreign, quad), UNKNOWN, FIRM_SHARE_HIGH, FIRM_SHARE_LOW)
         if firm is not None:
             yield quad, firm
@@ -286,8 +287,9 @@ def enrolment_photo(name: str, image: np.ndarray, state, profile=None) -> Photo:
     zones = zones_for(profile)
     view = locate_daluigi(image, profile, zones)
     check_both_sides(view, name)
-    spots = [(q, label) for q, label in ((view.to_image(s.quad_mm), label) for s, label in labelled_spots(zones, state))
-             if in_image(q, image.shape)]
+    labelled = list(labelled_spots(zones, state))
+    quads = zones.spots_to_image(view, [s for s, _ in labelled])
+    spots = [(q, label) for q, (_, label) in zip(quads, labelled) if in_image(q, image.shape)]
     gains = gains_for(image, view, profile.colour_references if profile is not None else None)
     return Photo(name, image, tuple(q for q, _ in spots), tuple(label for _, label in spots), gains)
 

@@ -44,7 +44,7 @@ BLANK_KEEP = 0.25
 TRAIN_SEED = SECOND_TRAIN_SEED
 #: Versions of the cached order-field cuts (the first model's, the second's): bump one whenever
 #: its cutting or labelling changes.
-DISHES_VERSION, SECOND_DISHES_VERSION = "d2", "d1"
+DISHES_VERSION, SECOND_DISHES_VERSION = "d3", "d2"
 #: The first model's input: a field and 0.6 of it around on each side, the spot classifiers'
 #: size and normalisation.
 PREPROCESSING_DISHES = replace(PREPROCESSING, crop=CropSettings("quad", 0.6))

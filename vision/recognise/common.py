@@ -14,6 +14,7 @@ first, clockwise as seen from above with the item upright).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import math
@@ -37,6 +38,7 @@ from ..deblur import DeblurError, MotionBlur, blind_motion, deconvolve, line_ker
 from ..errors import VisionError
 from ..frame import check_bgr_image
 from ..marker_search import find_near
+from ..parallax import ParallaxError, camera_centre_mm, lift
 
 log = logging.getLogger(__name__)
 
@@ -107,11 +109,32 @@ class TableView:
         pts = np.asarray(points_mm, np.float64)
         return self.calibration.table_to_image(pts.reshape(-1, 2), self.intrinsics).reshape(pts.shape)
 
-    def quads_to_image(self, quads_mm: Sequence[np.ndarray]) -> np.ndarray:
-        """Quads (each 4 x 2) in table mm -> image pixels (N, 4, 2), mapped in one call."""
+    @functools.cached_property
+    def camera_mm(self) -> np.ndarray | None:
+        """Where the camera stands: its centre (3,) in table mm, z its height above the table
+        (:func:`~tableref.vision.parallax.camera_centre_mm`); None where the fit gives none."""
+        try:
+            return camera_centre_mm(self.calibration.inverse, self.calibration.image_size)
+        except ParallaxError:
+            return None
+
+    def quads_to_image(self, quads_mm: Sequence[np.ndarray], heights_mm: Sequence[float] | None = None) -> np.ndarray:
+        """Quads (each 4 x 2) in table mm -> image pixels (N, 4, 2), mapped in one call; each
+        raised ``heights_mm`` above the table where given (where the camera sees a thing that
+        high: :func:`~tableref.vision.parallax.lift`)."""
         if len(quads_mm) == 0:
             return np.empty((0, 4, 2))
-        return self.to_image(np.stack(quads_mm))
+        quads = np.stack(quads_mm).astype(np.float64)
+        if heights_mm is not None and self.camera_mm is not None:
+            heights = np.asarray(heights_mm, np.float64)
+            if heights.shape != (len(quads),):
+                raise ValueError(f"one height per quad: {len(quads)} quads, heights of shape {heights.shape}")
+            for h in np.unique(heights[heights > 0]):
+                try:
+                    quads[heights == h] = lift(quads[heights == h], float(h), self.camera_mm)
+                except ParallaxError:  # a camera no higher than the thing: left on the table
+                    pass
+        return self.to_image(quads)
 
     def px_per_mm(self, at_mm: tuple[float, float]) -> float:
         """Image scale near ``at_mm`` (pixels per mm, mean of x and y)."""

@@ -174,11 +174,11 @@ class Spots:
     covered: its ``blank`` share goes to ``unknown``.
     """
 
-    def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, spots: list[Spot],
+    def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, zones: Zones, spots: list[Spot],
                  gains: np.ndarray, second: Classifier | None = None, dishes: Classifier | None = None,
                  second_dishes: Classifier | None = None):
         self.spots = spots
-        self.quads_px = view.quads_to_image([s.quad_mm for s in spots])
+        self.quads_px = zones.spots_to_image(view, spots)
         self._image, self._gains, self._classifier, self._second = image, gains, classifier, second
         self._dishes, self._second_dishes = dishes, second_dishes
         self._view, self._table = view, _UNMEASURED  # the table's look, measured when first needed
@@ -399,7 +399,7 @@ class DaLuigiRecogniser:
             raise RecognitionError(f"a Da Luigi table of {width:.0f} x {depth:.0f} mm is laid out "
                                    f"for {' or '.join(map(str, counts))} players, not {players}")
         gains = gains_for(image, view, profile.colour_references if profile is not None else None)
-        read = Spots(self.classifier, image, view, self._spots(max(counts)), gains, self.second, self.dishes,
+        read = Spots(self.classifier, image, view, self.zones, self._spots(max(counts)), gains, self.second, self.dishes,
                      self.second_dishes)
         strips = [float(read.of(f"strip:{p}")[:, 0].mean()) for p in range(min(counts))]
         if max(strips) < STRIP_SHOWS:
@@ -423,7 +423,7 @@ class DaLuigiRecogniser:
         header spots' mean probability of a strip)."""
         strips = [s for s in self._spots(min(self.zones.player_counts(view.table_mm)))
                   if s.place in ("strip:0", "strip:1")]
-        read = Spots(self.classifier, image, view, strips, gains_for(image, view, None))
+        read = Spots(self.classifier, image, view, self.zones, strips, gains_for(image, view, None))
         return sum(float(read.of(place)[:, 0].mean()) for place in ("strip:0", "strip:1"))
 
     def _spots(self, players: int) -> list[Spot]:
@@ -516,7 +516,7 @@ class DaLuigiRecogniser:
             seat = self.zones.seats(max(self.zones.player_counts(view.table_mm)))[p]
             longer = [s for n in range(full + 1, self.zones.data[pile]["max"] + 1)
                       for s in self.zones.edge_spots(pile, f"{n}", seat, n, n + 1)]
-            more = Spots(self.classifier, image, view, longer, gains, self.second)
+            more = Spots(self.classifier, image, view, self.zones, longer, gains, self.second)
             for n in range(full + 1, self.zones.data[pile]["max"] + 1):
                 scores[n] = pile_score(more.of(f"{n}"), n)
             best = max(scores, key=scores.get)

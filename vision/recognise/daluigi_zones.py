@@ -12,7 +12,7 @@ player owns lies in the seat's frame (:class:`~tableref.vision.seats.Seat`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,11 @@ CUBE, DISH, POINTS, WAIT, ABILITY, TILE, EDGE, HEADER = ("cube", "dish", "points
                                                           "edge", "header")
 #: The spots of one guest card, in this order: its dish fields, then its three marks.
 CARD_GROUPS = (DISH,) * MAX_DISHES + (POINTS, WAIT, ABILITY)
+#: Groups whose spots hold a cube (10 mm tall: the camera sees its middle away from its
+#: footprint, :mod:`tableref.vision.parallax`): cut ``cube_lift_mm`` above the table.
+LIFTED = frozenset({CUBE, DISH})
+#: The most ``cube_lift_mm`` the zones may give (mm).
+MAX_LIFT_MM = 50.0
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,10 @@ class Zones:
             raise ZonesError(f"daluigi zones: field_spots_by_row must give, for each of the {ROWS} market rows, how "
                              f"many of the {len(d['field_spots'])} field_spots to read (1..{len(d['field_spots'])}), "
                              f"got {by_row!r}")
+        lift = d.get("cube_lift_mm", 0.0)
+        if not isinstance(lift, (int, float)) or isinstance(lift, bool) or not 0 <= lift <= MAX_LIFT_MM:
+            raise ZonesError(f"daluigi zones: cube_lift_mm must be a number of mm from 0 to {MAX_LIFT_MM:g} (how high "
+                             f"above the table a cube's middle lies), got {lift!r}")
         for name in ("cube_box_mm", "guest_mm", "header_box_mm", "dish_box_mm", "points", "ability", "wait",
                      "mark_box_mm", "wait_box_mm", "tile_box_mm", "edge_box_mm"):
             _pair(d[name], name)
@@ -114,6 +123,13 @@ class Zones:
         return [Seat(str(p), float(x), float(y), float(t)) for p, (x, y, t) in enumerate(entry["seats"])]
 
     # --- spots ---------------------------------------------------------------------------
+
+    def spots_to_image(self, view, spots: Sequence[Spot]) -> np.ndarray:
+        """The spots' quads in image px (N, 4, 2) as ``view`` (a
+        :class:`~.common.TableView`) sees them: a cube's place (:data:`LIFTED`) raised
+        ``cube_lift_mm`` above the table, where a cube's middle shows; the rest on the table."""
+        lift = float(self.data.get("cube_lift_mm", 0.0))
+        return view.quads_to_image([s.quad_mm for s in spots], [lift if s.group in LIFTED else 0.0 for s in spots])
 
     @staticmethod
     def box(seat: Seat, x: float, y: float, size) -> np.ndarray:

@@ -262,6 +262,11 @@ def test_zones_put_guest_cards_on_the_strip_fields(seed):
     ({"tables": {"2": {"table_mm": [680, 900], "market": [1, 2], "seats": []}}}, ZonesError),
     ({"field_spots_by_row": [3, 3, 3]}, ZonesError),
     ({"field_spots_by_row": [3, 3, 3, 5]}, ZonesError),
+    ({"cube_lift_mm": -1.0}, ZonesError),
+    ({"cube_lift_mm": True}, ZonesError),
+    ({"cube_lift_mm": "6"}, ZonesError),
+    ({"cube_lift_mm": 60.0}, ZonesError),
+    ({"cube_lift_mm": 0}, None),
     ({"marker_mm": 50.0}, None),
 ])
 def test_zone_overrides_are_checked(overrides, error):
@@ -307,3 +312,34 @@ def test_a_cube_on_an_order_field_takes_its_colour_unless_plainly_another(own, o
     dish[1, ALLOWED[DISH].index(f"cube:{another}")] = other
     _, cubes = decode_card(dish, *marks, CardTable.of(deck))
     assert cubes.label == (printed if reads_own else another)
+
+
+@pytest.mark.parametrize("seed", [2000451, 2000607])
+def test_cubes_are_cut_where_the_camera_sees_their_middle(seed):
+    """The twin renders each cube as a 10 mm solid; its image's centre lies away from its
+    footprint (parallax). The zones' cubes, raised ``cube_lift_mm``, land nearer the rendered
+    cubes than their footprints do; spots of flat things stay on the table."""
+    from tableref.vision.recognise.daluigi import locate_daluigi
+    from tableref.vision.synthetic.dataset import sample
+
+    s = sample("daluigi", seed)
+    zones = load_daluigi_zones()
+    view = locate_daluigi(s.image, None, zones)
+    spots = zones.market_spots(s.scene.state.players)
+    for p, seat in enumerate(zones.seats(s.scene.state.players)):
+        spots += zones.supply_spots(p, seat) + zones.tile_spots(p, seat)
+    lifted = zones.spots_to_image(view, spots).mean(axis=1)
+    flat = view.quads_to_image([sp.quad_mm for sp in spots]).mean(axis=1)
+    at = {f"dl.field.{sp.place.split(':')[1]}.{sp.index}" if sp.place.startswith("market")
+          else f"dl.{sp.place.split(':')[0]}.{sp.place.split(':')[1]}.{sp.index}": i for i, sp in enumerate(spots)}
+    near, far = [], []
+    for o in s.labels()["objects"]:
+        if o.get("kind") == "daluigi.cube" and o.get("ident") in at and o["ident"].count(".") == 3:
+            i = at[o["ident"]]
+            near.append(np.linalg.norm(lifted[i] - o["centre_px"]))
+            far.append(np.linalg.norm(flat[i] - o["centre_px"]))
+    assert len(near) >= 10
+    assert np.mean(near) < 0.7 * np.mean(far)
+    groups = np.array([sp.group for sp in spots])
+    assert np.allclose(lifted[groups != CUBE], flat[groups != CUBE])
+    assert np.all(np.linalg.norm(lifted[groups == CUBE] - flat[groups == CUBE], axis=1) > 0.2)
