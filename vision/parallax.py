@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..calibration.lens import NOMINAL_FOCAL_SHARE
 from .errors import VisionError
 
 #: Focal lengths outside this share of the image width are not believed (a near-straight-down
-#: view hardly constrains the focal length): the nominal one is used instead.
+#: view hardly constrains the focal length): the lens model's nominal one
+#: (:data:`~tableref.calibration.lens.NOMINAL_FOCAL_SHARE` of the width) is used instead.
 FOCAL_SHARE_RANGE = (0.3, 3.0)
-#: The nominal focal length, a share of the image width (a typical webcam's; as the lens model).
-NOMINAL_FOCAL_SHARE = 0.6
 
 
 class ParallaxError(VisionError):
