@@ -62,41 +62,62 @@ def _renormed(p: np.ndarray) -> np.ndarray:
     return q / np.maximum(q.sum(axis=1, keepdims=True), TINY)
 
 
-def read_row(p: np.ndarray, names: tuple[str, ...]) -> tuple[list[str], float] | None:
-    """Things lying in a row from its first place: ``p`` (N, len(names) + 2) probabilities over
-    ``names``, blank, unknown. Returns (the names up to the first blank place, confidence), or
-    None when a place up to there is covered. The confidence is the least probability of a
-    place's reading among all its labels, ``unknown`` too: a place read though leaning to
-    covered (a sleeve across a market field reads as an empty field, surely among the other
-    labels) is read unsurely, and :func:`~.daluigi.beside_the_covered` leaves it unknown."""
-    out: list[str] = []
-    conf = 1.0
-    for row in p:
-        if row[-1] >= UNKNOWN_AT:
-            return None
-        q = row[:-1] / max(float(row[:-1].sum()), TINY)
-        best = int(q.argmax())
-        conf = min(conf, float(row[best]) / max(float(row.sum()), TINY))
-        if best == len(names):
-            return out, conf
-        out.append(names[best])
-    return out, conf
+def _fill_count(p: np.ndarray, thing: np.ndarray) -> tuple[int, float] | None:
+    """How many things lie in a row filled from its first place: the n whose "things before n,
+    none from n on" best explains every place read (:func:`.rows.fill_scores`; ``thing``: each
+    place's share of a thing against blank, ``p``'s last column ``unknown``; a place read
+    covered is left out), with its probability among all counts; None when a place up to the
+    count's end is covered."""
+    covered = p[:, -1] >= UNKNOWN_AT
+    scores = np.array(fill_scores([None if c else float(t) for c, t in zip(covered, thing)]))
+    n = int(scores.argmax())
+    if covered[:n + 1].any():
+        return None
+    return n, float(1.0 / np.exp(scores - scores.max()).sum())
+
+
+def _die_share(p: np.ndarray) -> np.ndarray:
+    """(N,) each cube place's likeliest colour's probability against blank's (``p``: colours,
+    blank, unknown)."""
+    die = p[:, :len(COLOURS)].max(axis=1)
+    return die / np.maximum(die + p[:, len(COLOURS)], TINY)
 
 
 def row_ends(p: np.ndarray) -> bool:
-    """Whether :func:`read_row` stops within these places of a row (one is covered or blank):
-    the places after them then do not change its reading."""
-    return bool(np.any((p[:, -1] >= UNKNOWN_AT) | (p[:, :-1].argmax(axis=1) == p.shape[1] - 2)))
+    """Whether a row of cube places' count (:func:`cube_row`) ends within these places, or is
+    unknown: its places after them are then not read (they would change the count only where
+    more dice lie after a place read blank than places read blank before them)."""
+    counted = _fill_count(p, _die_share(p))
+    return counted is None or counted[0] < len(p)
 
 
 def cube_row(p: np.ndarray) -> Read:
-    """A row of cube places (market field, supply) -> a cube label (colours in rules order)."""
-    row = read_row(p, COLOURS)
-    if row is None:
+    """A row of cube places (market field, supply) -> a cube label (colours in rules order).
+
+    Cubes lie in a row from its first place: the count is the n that best explains every place
+    read, each die as its likeliest colour against blank (:func:`_fill_count`: the likeliest
+    count and colours together), not the places up to the first one read blank: a brown die on
+    a dark red table read blank at 0.55 cut a supply of four to none, though the three places
+    after it read dice at 0.96-1.0 (validation render 2000563). The colours are the first n
+    places' likeliest; the confidence is the least of the count's probability and each place's
+    reading (its colour, and the blank place after the last die) among all its labels,
+    ``unknown`` too: a place read though leaning to covered (a sleeve across a market field
+    reads as an empty field, surely among the other labels) is read unsurely, and
+    :func:`~.daluigi.beside_the_covered` leaves it unknown."""
+    colours = len(COLOURS)
+    counted = _fill_count(p, _die_share(p))
+    if counted is None:
         return UNREAD
-    names, conf = row
-    counts = tuple(names.count(c) for c in COLOURS)
-    return Read(cubes_label(counts), conf)
+    n, conf = counted
+    share = p / np.maximum(p.sum(axis=1, keepdims=True), TINY)
+    counts = [0] * colours
+    for k in range(n):
+        best = int(p[k, :colours].argmax())
+        counts[best] += 1
+        conf = min(conf, float(share[k, best]))
+    if n < len(p):
+        conf = min(conf, float(share[n, colours]))
+    return Read(cubes_label(tuple(counts)), conf)
 
 
 def tile_row(p: np.ndarray) -> tuple[Read, Read]:
@@ -107,15 +128,13 @@ def tile_row(p: np.ndarray) -> tuple[Read, Read]:
     covered left out: :func:`.rows.fill_scores`, as Dolce Vita's columns and fans are counted),
     not the places up to the first one read blank: a place at a column's head read blank (0.21
     against 0.18 for a lemon, the rest covered) cut a row of six lemons to four, though the
-    place after it read a lemon at 0.83 (validation render 2000693). Unknown when a place up to the count's end is covered; the
-    confidence is the count's probability among all counts, and the side's."""
-    covered = p[:, -1] >= UNKNOWN_AT
-    tile = (p[:, 0] + p[:, 1]) / np.maximum(p[:, :3].sum(axis=1), TINY)
-    scores = np.array(fill_scores([None if c else float(t) for c, t in zip(covered, tile)]))
-    n = int(scores.argmax())
-    if covered[:n + 1].any():
+    place after it read a lemon at 0.83 (validation render 2000693). Unknown when a place up to
+    the count's end is covered; the confidence is the count's probability among all counts, and
+    the side's."""
+    counted = _fill_count(p, (p[:, 0] + p[:, 1]) / np.maximum(p[:, :3].sum(axis=1), TINY))
+    if counted is None:
         return UNREAD, UNREAD
-    conf = float(1.0 / np.exp(scores - scores.max()).sum())
+    n, conf = counted
     lemons = flowers = 0
     if n:
         known = p[:n, :2] / np.maximum(p[:n, :2].sum(axis=1, keepdims=True), TINY)
