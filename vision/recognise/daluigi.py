@@ -502,12 +502,15 @@ class DaLuigiRecogniser:
         of longer piles too, whichever explains its places best. (They were weighed only when
         the place after the last full step read as an edge: a hand of five, whose fifth edge
         lies a few millimetres short of that place, read as four on 5 of the 450 validation
-        renders 2000450..2000899.) A pile read as ending just before a covered place is
-        unknown: the place read blank there lies at the edge of a hand or an object and is
-        often a card's edge partly under it (a hand over a served pile's last cards read as 5,
-        a pile under a mug as none). On validation renders 2000450..2000899, replayed on the
-        served piles' spots, 9 piles hidden in part and read wrong became unknown and none
-        read right did."""
+        renders 2000450..2000899.) The closer steps are weighed too where a place after the
+        count's end reads an edge: twelve served cards lie closer than the full step, whose
+        places drift off their edges after the sixth and read blank, then edges again (read
+        as 6 and 5 on validation renders 2000770 and 2000817). A pile read as ending just
+        before a covered place is unknown: the place read blank there lies at the edge of a
+        hand or an object and is often a card's edge partly under it (a hand over a served
+        pile's last cards read as 5, a pile under a mug as none). On validation renders
+        2000450..2000899, replayed on the served piles' spots, 9 piles hidden in part and
+        read wrong became unknown and none read right did."""
         probs = read.of(place)
         covered = probs[:, 2] >= UNKNOWN_AT
         blank = ~covered & (probs[:, 1] > probs[:, 0])
@@ -517,7 +520,7 @@ class DaLuigiRecogniser:
         full = self.zones.full_step_count(pile)
         scores = {n: pile_score(probs, n) for n in range(full + 1)}
         best = max(scores, key=scores.get)
-        if best == full:
+        if best == full or np.any(~covered[best + 1:] & (probs[best + 1:, 0] > probs[best + 1:, 1])):
             seat = self.zones.seats(max(self.zones.player_counts(view.table_mm)))[p]
             longer = [s for n in range(full + 1, self.zones.data[pile]["max"] + 1)
                       for s in self.zones.edge_spots(pile, f"{n}", seat, n, n + 1)]

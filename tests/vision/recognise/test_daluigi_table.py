@@ -151,6 +151,21 @@ def test_a_pile_under_a_sleeve_is_unknown_not_none(monkeypatch, seed, covered, s
         assert {it.where: it.label for it in recogniser.read(s.image).observation.items}[covered] == without
 
 
+@pytest.mark.parametrize("seed, place", [(2000770, "served:0"), (2000817, "served:1")])
+def test_a_long_served_pile_is_counted_at_its_closer_step(seed, place):
+    """Validation renders (never trained on) with twelve served cards, which lie closer than the
+    full step: the places at the full step drift off their edges after the sixth and read
+    blank, but places after that read edges again, so the closer steps are weighed too (read
+    as 6 and 5 before)."""
+    from tableref.vision.recognise import daluigi
+    from tableref.vision.synthetic.dataset import sample
+
+    s = sample("daluigi", seed)
+    assert len(s.scene.state.served[int(place[-1])]) == 12
+    read = {it.where: it.label for it in daluigi.DaLuigiRecogniser.open().read(s.image).observation.items}
+    assert read[place] == "12"
+
+
 @pytest.mark.parametrize("seed, covered", [
     (2000484, "served:1"),  # a served pile under a mug (read as none before the rule)
     (2000550, "served:2"),  # a hand over a served pile's last cards (read as 5)
