@@ -33,7 +33,7 @@ CUBE_NAMES = ALLOWED[CUBE]
     (["blank"], ""),
     (["cube:red", "cube:blue", "blank", "blank"], "red,blue"),
     (["cube:blue", "cube:red", "cube:red", "cube:brown"], "brown,red,red,blue"),
-    (["cube:green", "blank", "cube:red", "blank"], "green"),  # as sure: the shorter row
+    (["cube:green", "blank", "cube:red", "blank"], "green"),  # as likely as three dice: the shorter
     (["cube:green", "blank", "blank", "cube:red", "blank"], "green"),  # a die after blank places
     (["cube:green", "unknown", "blank", "blank"], None),  # covered before the end: unknown
     (["cube:green", "blank", "unknown", "blank"], "green"),  # covered after the end: read
@@ -114,7 +114,6 @@ def test_pile_score_prefers_the_count_shown(picks, n):
     p = one_hot(ALLOWED["edge"], picks)
     scores = {k: pile_score(p, k) for k in range(len(picks) + 1)}
     assert max(scores, key=scores.get) == n
-
 
 
 def card_probs(card_id: str | None, cubes_on: dict[int, str] | None = None):

@@ -171,8 +171,9 @@ def test_a_long_served_pile_is_counted_at_its_closer_step(seed, place):
     (2000550, "served:2"),  # a hand over a served pile's last cards (read as 5)
 ])
 def test_a_pile_ending_beside_a_cover_is_unknown(seed, covered):
-    """Validation renders (never trained on): a pile whose place after its last edge read is
-    covered may go on under the cover; it is unknown, not the count read up to there."""
+    """Validation renders (never trained on): a pile whose place after the one read blank at
+    its end is covered may go on under the cover; it is unknown, not the count read up to
+    there."""
     from tableref.vision.recognise import daluigi
     from tableref.vision.synthetic.dataset import sample
 
