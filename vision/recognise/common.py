@@ -125,10 +125,10 @@ class TableView:
         if len(quads_mm) == 0:
             return np.empty((0, 4, 2))
         quads = np.stack(quads_mm).astype(np.float64)
-        if heights_mm is not None and self.camera_mm is not None:
-            heights = np.asarray(heights_mm, np.float64)
-            if heights.shape != (len(quads),):
-                raise ValueError(f"one height per quad: {len(quads)} quads, heights of shape {heights.shape}")
+        heights = None if heights_mm is None else np.asarray(heights_mm, np.float64)
+        if heights is not None and heights.shape != (len(quads),):
+            raise ValueError(f"one height per quad: {len(quads)} quads, heights of shape {heights.shape}")
+        if heights is not None and self.camera_mm is not None:
             for h in np.unique(heights[heights > 0]):
                 try:
                     quads[heights == h] = lift(quads[heights == h], float(h), self.camera_mm)

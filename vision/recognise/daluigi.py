@@ -514,13 +514,14 @@ class DaLuigiRecogniser:
         probs = read.of(place)
         covered = probs[:, 2] >= UNKNOWN_AT
         blank = ~covered & (probs[:, 1] > probs[:, 0])
+        edge = ~covered & (probs[:, 0] > probs[:, 1])
         stop = int(np.argmax(blank)) if np.any(blank) else len(probs) - 1
         if np.any(covered[:stop + 1]):
             return UNREAD
         full = self.zones.full_step_count(pile)
         scores = {n: pile_score(probs, n) for n in range(full + 1)}
         best = max(scores, key=scores.get)
-        if best == full or np.any(~covered[best + 1:] & (probs[best + 1:, 0] > probs[best + 1:, 1])):
+        if best == full or edge[best + 1:].any():
             seat = self.zones.seats(max(self.zones.player_counts(view.table_mm)))[p]
             longer = [s for n in range(full + 1, self.zones.data[pile]["max"] + 1)
                       for s in self.zones.edge_spots(pile, f"{n}", seat, n, n + 1)]
