@@ -24,9 +24,9 @@ from .gamelog import GameLog, GameRecord, PlayerInfo
 from .input import InputError
 from .live.calibration_status import calibration_status
 from .live.hub import Hub, Picture
-from .live.judge import (clears_flags, correction_events, milestones, places_gone, reading_events,
-                         repeats_open_flag, revision_event, rounds_done, shows_as_read,
-                         withdrawal_events)
+from .live.judge import (clears_flags, correction_events, milestones, named_by_open_flags, places_gone,
+                         reading_events, repeats_open_flag, revision_event, rounds_done, shows_as_read,
+                         still_disputed, with_places_of, withdrawal_events)
 from .live.loop import FrameLoop, StreamSettings, encode_jpeg
 from .live.recognition import Recogniser, recogniser_for, recognisable_games
 from .live.sources import SourceChoice, allowed_source
@@ -228,6 +228,8 @@ class Session:
                 events = self.log.events(current.record.id)
                 standing = standing_flags(events)
                 drafts = self._withdrawal(current, events, standing, observation, seen, snapshot)
+                if drafts is None:
+                    drafts = self._around_flags(current, events, verdict, observation, seen, snapshot)
             doubted = not verdict.legal or verdict.explanations[0].cost > 0  # only then can a move be revised
             if drafts is None and self.settings.revise_moves and doubted:
                 events = events if events is not None else self.log.events(current.record.id)
@@ -240,6 +242,38 @@ class Session:
             self._commit(drafts)
             current.seen = seen  # only once recorded: a failed commit reads the scene again
         self._publish_view()
+
+    def _around_flags(self, current: _Game, events: list[Event], verdict: Any, observation: Any, seen: dict,
+                      snapshot) -> list[EventDraft] | None:
+        """Drafts for an illegal reading (``verdict`` from the state held) whose every broken rule
+        an open flag already names, refereed around what the flags told: the places where it
+        shows, as the reading before did, what neither the state held nor the position the
+        referee would keep holds (:func:`still_disputed`) taken as the state has them. The
+        moves made meanwhile are recorded (none: nothing is); None when the reading so taken is
+        not legal either, and it is judged as it is.
+
+        A misreading the state cannot take in (Da Luigi: a guest card read as one that did not
+        order the die lying on it) is seen at every later reading. Judged whole, each would be
+        illegal and, its flag a repeat, record nothing: the session would stop following the
+        table until the misreading ended, then judge every move made meanwhile as one change.
+        The flag stays open; the players decide on it. Caller holds the lock."""
+        if not named_by_open_flags([v.to_json() for v in verdict.violations], open_flags(events)):
+            return None
+        held = current.rules.observe(current.state).to_json()
+        places = still_disputed(held, current.seen, seen, current.rules.observe(verdict.state).to_json())
+        if not places:
+            return None
+        try:
+            around = current.rules.referee(current.state,
+                                           current.rules.observation_from_json(with_places_of(seen, held, places)))
+        except RulesError:
+            return None
+        if not around.legal:
+            return None
+        if not around.explanations[0].moves:
+            return []
+        return reading_events(current.rules, current.state, around, current.record.players, snapshot,
+                              observation=seen, previous=current.seen)
 
     def read(self, observation: Any, frame: Frame) -> None:
         """Referee one settled reading of ``frame`` as the live loop does (the loop calls it for

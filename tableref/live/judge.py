@@ -146,6 +146,39 @@ def _hidden(contents: list[str]) -> bool:
     return bool(contents) and all(c in HIDDEN or c.startswith(HIDDEN_SPACE) for c in contents)
 
 
+def still_disputed(held: dict, previous: dict | None, observation: dict, kept: dict) -> list[str]:
+    """The places where a reading shows what no position of the game can hold, as the reading
+    before it did: where it disagrees with the state held (``held``, that state's own
+    observation) and with the position the referee would keep from it (``kept``), and shows
+    what ``previous`` showed. (All four are observations' JSON.)"""
+    if previous is None:
+        return []
+    was, last, now, left = _places(held), _places(previous), _places(observation), _places(kept)
+    return [place for place in sorted(set(was) | set(now))
+            if now.get(place, []) not in (was.get(place, []), left.get(place, []))
+            and now.get(place, []) == last.get(place, [])]
+
+
+def with_places_of(observation: dict, other: dict, places: Sequence[str]) -> dict:
+    """``observation`` (JSON) with what it shows at ``places`` replaced by what ``other`` shows there."""
+    chosen = set(places)
+
+    def at(entry: Any) -> str | None:
+        key = next((k for k in PLACE_KEYS if isinstance(entry, dict) and k in entry), None)
+        if key is None:
+            return None
+        place = entry[key]
+        return ",".join(map(str, place)) if isinstance(place, list) else str(place)
+
+    out = dict(observation)
+    for key, value in observation.items():
+        if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            theirs = other.get(key, [])
+            out[key] = ([v for v in value if at(v) not in chosen]
+                        + [v for v in theirs if isinstance(v, dict) and at(v) in chosen])
+    return out
+
+
 def observation_changes(before: dict, after: dict) -> list[dict]:
     """What differs between two observations (their JSON), place by place, confidences ignored.
 
@@ -200,8 +233,20 @@ def _unmoved_events(rules: ModuleType, before: Any, verdict: Verdict, observatio
                        snapshot=snapshot(()))]
 
 
+def _rule_key(violation: dict) -> tuple:
+    """A broken rule as a flag names it: its code and pieces."""
+    return str(violation.get("code")), tuple(sorted(map(str, violation.get("pieces", ()))))
+
+
 def _flag_key(violations: Sequence[dict]) -> tuple:
-    return tuple(sorted((str(v.get("code")), tuple(sorted(map(str, v.get("pieces", ()))))) for v in violations))
+    return tuple(sorted(map(_rule_key, violations)))
+
+
+def named_by_open_flags(violations: Sequence[dict], open_flags: Sequence[Any]) -> bool:
+    """Whether every one of ``violations`` (JSON) is a rule and pieces that one of the
+    ``open_flags`` (events) already names (and there is at least one)."""
+    named = {_rule_key(v) for e in open_flags if e.kind == "illegal_flagged" for v in e.data.get("violations", ())}
+    return bool(violations) and all(_rule_key(v) in named for v in violations)
 
 
 def repeats_open_flag(draft: EventDraft, open_flags: Sequence[Any]) -> bool:

@@ -6,9 +6,9 @@ import pytest
 
 from tableref.events import Event, EventDraft
 from tableref.gamelog import PlayerInfo
-from tableref.live.judge import (_moves_text, clears_flags, describe_move, milestones, observation_changes,
-                                 places_gone, reading_events, repeats_open_flag, revision_event, rounds_done,
-                                 shows_as_read)
+from tableref.live.judge import (_moves_text, clears_flags, describe_move, milestones, named_by_open_flags,
+                                 observation_changes, places_gone, reading_events, repeats_open_flag, revision_event,
+                                 rounds_done, shows_as_read, still_disputed, with_places_of)
 from tableref.rules.dolcevita.catalogue import number_label
 from tableref.rules import game
 from tableref.rules.playout import random_playout
@@ -196,6 +196,58 @@ def test_a_flag_already_open_is_not_raised_again(draft_kind, draft_violations, o
     flags = [Event("game", k + 1, 0.0, "illegal_flagged", "open flag", 0, {"violations": v}, None)
              for k, v in enumerate(open_violations)]
     assert repeats_open_flag(draft, flags) is expected
+
+
+@pytest.mark.parametrize("violations, open_violations, expected", [
+    ([_violation("g.a", ("x",))], [[_violation("g.a", ("x",))]], True),
+    # each broken rule named by one flag or another
+    ([_violation("g.a", ("x",)), _violation("g.b", ("z",))], [[_violation("g.b", ("z",))], [_violation("g.a", ("x",))]],
+     True),
+    ([_violation("g.a", ("x",)), _violation("g.c", ("z",))], [[_violation("g.a", ("x",))]], False),  # news
+    ([], [[_violation("g.a", ("x",))]], False),
+    ([_violation("g.a", ("x",))], [], False),
+])
+def test_a_reading_breaks_only_rules_open_flags_name(violations, open_violations, expected):
+    flags = [Event("game", k + 1, 0.0, "illegal_flagged", "open flag", 0, {"violations": v}, None)
+             for k, v in enumerate(open_violations)]
+    assert named_by_open_flags(violations, flags) is expected
+
+
+def _seen(**places) -> dict:
+    return {"game": "g", "items": [{"where": w.replace("_", ":"), "label": label, "confidence": 0.9}
+                                   for w, label in places.items()]}
+
+
+@pytest.mark.parametrize("previous, reading, kept, expected", [
+    # a die the state could not take in, read again: disputed
+    (_seen(order_0="orange,blue", market_1="red"), _seen(order_0="orange,blue", market_1=""),
+     _seen(order_0="blue", market_1=""), ["order:0"]),
+    # read so for the first time: news, judged as it is
+    (_seen(order_0="blue", market_1="red"), _seen(order_0="orange,blue", market_1="red"),
+     _seen(order_0="blue", market_1="red"), []),
+    # the position kept holds it: nothing to take round it
+    (_seen(order_0="orange,blue"), _seen(order_0="orange,blue"), _seen(order_0="orange,blue"), []),
+    # read as the state holds it: no dispute
+    (_seen(order_0="blue"), _seen(order_0="blue"), _seen(order_0="orange"), []),
+    (None, _seen(order_0="orange,blue"), _seen(order_0="blue"), []),  # no reading before
+])
+def test_places_still_disputed(previous, reading, kept, expected):
+    held = _seen(order_0="blue", market_1="red")
+    assert still_disputed(held, previous, reading, kept) == expected
+
+
+def test_with_places_of_takes_those_places_from_the_other_observation():
+    reading = _seen(order_0="orange,blue", order_1="red", supply_0="green")
+    held = _seen(order_0="blue", order_1="red", supply_0="")
+    got = with_places_of(reading, held, ["order:0", "supply:0"])
+    assert got["game"] == "g"
+    assert sorted((it["where"], it["label"]) for it in got["items"]) == [("order:0", "blue"), ("order:1", "red"),
+                                                                         ("supply:0", "")]
+    assert with_places_of(reading, held, []) == reading
+    cells = {"cells": [{"cell": [0, 1], "cover": "card"}, {"cell": [2, 2], "cover": None}], "players": 2}
+    other = {"cells": [{"cell": [0, 1], "cover": None}], "players": 2}
+    assert with_places_of(cells, other, ["0,1"]) == {"cells": [{"cell": [2, 2], "cover": None},
+                                                               {"cell": [0, 1], "cover": None}], "players": 2}
 
 
 @pytest.mark.parametrize("reading, expected", [

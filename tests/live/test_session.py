@@ -19,6 +19,7 @@ from tableref.rules import game
 from tableref.rules.dolcevita.catalogue import number_label
 from tableref.session import Session, SessionError, SessionSettings
 from tableref.vision.capture import CaptureSettings, register_source, unregister_source
+from tableref.vision.frame import Frame
 
 GAME, SEED = "dolcevita", 5
 PLAYERS = [PlayerInfo("Ann", "#ff0000"), PlayerInfo("Bob", "#0000ff")]
@@ -414,8 +415,6 @@ def _with_item(observation: dict, index: int, **changes) -> dict:
     ("hidden", 2, ["move_accepted"]),
 ])
 def test_a_move_accepted_on_a_misreading_is_revised(tmp_path, later, revise, kinds):
-    from tableref.vision.frame import Frame
-
     states, observations, i, index, player, other = _misread_placement()
     misread = _with_item(observations[i], index, label=number_label(player, other), confidence=0.94)
     shown = {"right": observations[i], "right and out of turn": _illegal(observations[i], states[i]),
@@ -452,3 +451,53 @@ def test_revisions_are_bounded():
         SessionSettings(revise_moves=11)
     with pytest.raises(InputError, match="revise_moves"):
         SessionSettings(revise_moves=True)
+
+
+def _misread(observation: dict, where: str, label: str) -> dict:
+    """``observation`` with ``where`` read surely as ``label``."""
+    return {**observation, "items": [{**it, "label": label, "confidence": 0.99} if it["where"] == where else it
+                                     for it in observation["items"]]}
+
+
+@pytest.mark.parametrize("next_reading, kinds", [
+    # the next player's purchase, the misreading still there: the purchase is followed
+    ("legal", ["move_accepted", "illegal_flagged", "move_accepted"]),
+    # ... read again: nothing new
+    ("again", ["move_accepted", "illegal_flagged", "move_accepted"]),
+    # a purchase from two fields beside it: that is news, and flagged
+    ("illegal", ["move_accepted", "illegal_flagged", "illegal_flagged"]),
+])
+def test_moves_made_while_a_misreading_stands_are_followed(tmp_path, next_reading, kinds):
+    """Da Luigi: a die read on a guest card that did not order its colour (an orange die on the
+    start card S6) is flagged; the state cannot take it in, so every later reading shows it
+    again. The moves made meanwhile are still recorded, the flag staying open."""
+    rules = game("daluigi")
+    states, observations = ls.playout_scenes("daluigi", 2, 3, 2)
+    misread = [_misread(o, "order:0:1", "orange,blue") for o in observations]
+    assert [it["label"] for it in observations[1]["items"] if it["where"] == "order:0:1"] == ["blue"]
+    two_fields = {**misread[2], "items": [{**it, "label": ""} if it["where"] == "market:0" else it
+                                          for it in misread[2]["items"]]}
+    assert rules.observe(states[2]).to_json() != two_fields and misread[2] != two_fields
+    readings = [observations[1], misread[1]] + {"legal": [misread[2]], "again": [misread[2], misread[2]],
+                                                "illegal": [two_fields]}[next_reading]
+    ls.register("daluigi", {})  # readings are fed to the session here, not read from frames
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog, SessionSettings())
+    try:
+        record = session.start_game("daluigi", PLAYERS, seed=3)
+        image = np.zeros((48, 64, 3), np.uint8)
+        for n, reading in enumerate(readings):
+            session.read(rules.observation_from_json(reading), Frame(image, 0.0, n, "test"))
+        events = gamelog.events(record.id)
+        assert [e.kind for e in events[1:]] == kinds
+        flag = events[2]
+        assert "orange die" in flag.summary and flag.player == 0
+        assert flag.seq in [f["seq"] for f in session.view()["flags"]]
+        last = events[-1]
+        if next_reading == "illegal":
+            assert "daluigi.one_field" in [v["code"] for v in last.data["violations"]]
+        else:
+            assert last.player == 1 and [m["type"] for m in last.data["moves"]] == ["shop"]
+    finally:
+        session.close()
+        gamelog.close()
