@@ -245,12 +245,12 @@ class Session:
 
     def _around_flags(self, current: _Game, events: list[Event], verdict: Any, observation: Any, seen: dict,
                       snapshot) -> list[EventDraft] | None:
-        """Drafts for an illegal reading (``verdict`` from the state held) whose every broken rule
-        an open flag already names, refereed around what the flags told: the places where it
+        """Drafts for an illegal reading (``verdict`` from the state held) that breaks a rule an
+        open flag already names, refereed around what the flags told: the places where it
         shows, as the reading before did, what neither the state held nor the position the
         referee would keep holds (:func:`still_disputed`) taken as the state has them. The
         moves made meanwhile are recorded (none: nothing is); None when the reading so taken is
-        not legal either, and it is judged as it is.
+        not legal either, and it is judged as it is (any other rule it breaks is then flagged).
 
         A misreading the state cannot take in (Da Luigi: a guest card read as one that did not
         order the die lying on it) is seen at every later reading. Judged whole, each would be

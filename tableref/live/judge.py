@@ -243,10 +243,10 @@ def _flag_key(violations: Sequence[dict]) -> tuple:
 
 
 def named_by_open_flags(violations: Sequence[dict], open_flags: Sequence[Any]) -> bool:
-    """Whether every one of ``violations`` (JSON) is a rule and pieces that one of the
-    ``open_flags`` (events) already names (and there is at least one)."""
+    """Whether one of ``violations`` (JSON) is a rule and pieces that one of the ``open_flags``
+    (events) already names."""
     named = {_rule_key(v) for e in open_flags if e.kind == "illegal_flagged" for v in e.data.get("violations", ())}
-    return bool(violations) and all(_rule_key(v) in named for v in violations)
+    return any(_rule_key(v) in named for v in violations)
 
 
 def repeats_open_flag(draft: EventDraft, open_flags: Sequence[Any]) -> bool:
