@@ -147,10 +147,9 @@ def _hidden(contents: list[str]) -> bool:
 
 
 def still_disputed(held: dict, previous: dict | None, observation: dict, kept: dict) -> list[str]:
-    """The places where a reading shows what no position of the game can hold, as the reading
-    before it did: where it disagrees with the state held (``held``, that state's own
-    observation) and with the position the referee would keep from it (``kept``), and shows
-    what ``previous`` showed. (All four are observations' JSON.)"""
+    """The places where a reading shows, as the reading before it (``previous``) did, what
+    neither the state held (``held``, that state's own observation) nor the position the
+    referee would keep from it (``kept``) has there. (All four are observations' JSON.)"""
     if previous is None:
         return []
     was, last, now, left = _places(held), _places(previous), _places(observation), _places(kept)
