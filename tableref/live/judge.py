@@ -126,16 +126,24 @@ def _content(entry: Any, place_key: str | None) -> str:
                     for k, v in sorted(shown.items()) if v is not None)
 
 
+def _entry_place(entry: dict) -> tuple[str | None, str | None]:
+    """The key naming an observed entry's place (:data:`PLACE_KEYS`) and that place as text (a
+    cell's coordinates joined by commas); (None, None) for an entry that names no place."""
+    place_key = next((k for k in PLACE_KEYS if k in entry), None)
+    if place_key is None:
+        return None, None
+    place = entry[place_key]
+    return place_key, ",".join(map(str, place)) if isinstance(place, list) else str(place)
+
+
 def _places(observation: dict) -> dict[str, list[str]]:
     """An observation's JSON as place -> sorted contents (a place may hold several items)."""
     out: dict[str, list[str]] = {}
     for key, value in observation.items():
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             for entry in value:
-                place_key = next((k for k in PLACE_KEYS if k in entry), None)
-                place = key if place_key is None else entry[place_key]
-                place = ",".join(map(str, place)) if isinstance(place, list) else str(place)
-                out.setdefault(place, []).append(_content(entry, place_key))
+                place_key, place = _entry_place(entry)
+                out.setdefault(key if place is None else place, []).append(_content(entry, place_key))
         elif "confidence" not in key:
             out.setdefault(key, []).append(_content(value, None))
     return {place: sorted(contents) for place, contents in out.items()}
@@ -161,20 +169,12 @@ def still_disputed(held: dict, previous: dict | None, observation: dict, kept: d
 def with_places_of(observation: dict, other: dict, places: Sequence[str]) -> dict:
     """``observation`` (JSON) with what it shows at ``places`` replaced by what ``other`` shows there."""
     chosen = set(places)
-
-    def at(entry: Any) -> str | None:
-        key = next((k for k in PLACE_KEYS if isinstance(entry, dict) and k in entry), None)
-        if key is None:
-            return None
-        place = entry[key]
-        return ",".join(map(str, place)) if isinstance(place, list) else str(place)
-
     out = dict(observation)
     for key, value in observation.items():
         if isinstance(value, list) and all(isinstance(v, dict) for v in value):
-            theirs = other.get(key, [])
-            out[key] = ([v for v in value if at(v) not in chosen]
-                        + [v for v in theirs if isinstance(v, dict) and at(v) in chosen])
+            theirs = [v for v in other.get(key, []) if isinstance(v, dict)]
+            out[key] = ([v for v in value if _entry_place(v)[1] not in chosen]
+                        + [v for v in theirs if _entry_place(v)[1] in chosen])
     return out
 
 
