@@ -59,25 +59,35 @@ def cache_dir() -> Path:
     return cache_root("dolcevita-cards", CACHE_VERSION)
 
 
-def truth_spots(zones: Zones, view: TableView, state, seen, render) -> Iterator[tuple[str, np.ndarray, str]]:
-    """(group, quad in image px, label) of every spot of a rendered state, firm ones only."""
+def card_label(label: str, shown: float) -> str | None:
+    """The card model's training label of a spot holding ``label`` of which ``shown`` shows
+    (:data:`FIRM_SHARE_HIGH`, :data:`FIRM_SHARE_LOW`); None leaves the spot out."""
+    return firm_label(label, shown, UNKNOWN, FIRM_SHARE_HIGH, FIRM_SHARE_LOW)
+
+
+#: How a spot's training label is made from what lies there and the share of it that shows.
+Labeller = Callable[[str, float], "str | None"]
+
+
+def truth_spots(zones: Zones, view: TableView, state, seen, render,
+                label_of: Labeller = card_label) -> Iterator[tuple[str, np.ndarray, str]]:
+    """(group, quad in image px, label) of every spot of a rendered state, labelled by
+    ``label_of`` (spots it gives None left out)."""
     foreign = foreign_labels(render)
     return state_spots(zones, view, state, lambda ident: seen.parts.get(ident, 0.0),
                        lambda ident: seen.regions.get(ident, 0.0),
-                       lambda quad: 1.0 - covered_share(render.labels, foreign, quad))
+                       lambda quad: 1.0 - covered_share(render.labels, foreign, quad), label_of)
 
 
 def state_spots(zones: Zones, view: TableView, state, part_shown: Callable[[str], float],
-                region_shown: Callable[[str], float], empty_shown: Callable[[np.ndarray], float]
-                ) -> Iterator[tuple[str, np.ndarray, str]]:
+                region_shown: Callable[[str], float], empty_shown: Callable[[np.ndarray], float],
+                firm: Labeller = card_label) -> Iterator[tuple[str, np.ndarray, str]]:
     """(group, quad in image px, label) of every spot of ``state`` laid out on the table seen
     through ``view``, firm ones only: how much shows of a card (by its twin ident,
     ``dv.slot.C.S``, ``dv.under.C.K``, ``dv.goods.P.K``, ``dv.money.P.K``), of an empty slot's
     region (``dv.slot.C.S``) and of an empty place after a fan (its image quad) is asked of the
-    three functions (for a photograph of a table laid out as told, with nothing over it: 1)."""
-
-    def firm(label: str, shown: float) -> str | None:
-        return firm_label(label, shown, UNKNOWN, FIRM_SHARE_HIGH, FIRM_SHARE_LOW)
+    three functions (for a photograph of a table laid out as told, with nothing over it: 1);
+    ``firm`` labels a spot from what lies there and that share (None: left out)."""
 
     def fan(group: str, cards: list[str], quad_mm_of, ident: str) -> Iterator[tuple[str, np.ndarray, str]]:
         """The cards of one fan (or a column's number cards) and the empty places after them."""
@@ -117,10 +127,10 @@ def _context_prep() -> Preprocessing:
                          CropSettings("quad", CONTEXT_MARGIN))
 
 
-def render_photo(seed: int) -> Photo:
-    """Render ``seed`` and find every firm spot: the image as the recogniser reads it (the
-    motion blur undone), each spot's quad and label. A render whose markers cannot be found
-    gives no spots (the recogniser cannot read it either)."""
+def render_photo(seed: int, label_of: Labeller = card_label) -> Photo:
+    """Render ``seed`` and find every spot ``label_of`` labels: the image as the recogniser
+    reads it (the motion blur undone), each spot's quad and label. A render whose markers
+    cannot be found gives no spots (the recogniser cannot read it either)."""
     from ...vision.synthetic.dataset import sample
 
     s = sample("dolcevita", seed)
@@ -136,7 +146,7 @@ def render_photo(seed: int) -> Photo:
     # the motion blur undone as the recogniser undoes it, so that the model learns the crops
     # it will be shown (the deconvolution's ringing included)
     image, view, _ = steady_view(s.image, view, locate)
-    spots = list(truth_spots(zones, view, s.scene.state, s.seen, s.render))
+    spots = list(truth_spots(zones, view, s.scene.state, s.seen, s.render, label_of))
     return Photo(f"render {seed}", image, tuple(q for _, q, _ in spots), tuple(label for _, _, label in spots))
 
 

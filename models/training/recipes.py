@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 #: Modules whose import registers recipes (each calls :func:`register`).
 RECIPE_MODULES = ("tableref.models.training.smoke", "tableref.models.training.dolcevita",
+                  "tableref.models.training.dolcevita_cover",
                   "tableref.models.training.ligretto", "tableref.models.training.daluigi",
                   "tableref.models.training.daluigi_dishes", "tableref.models.training.ligretto_borders")
 

@@ -42,6 +42,11 @@ from .rows import best_fill
 MODEL_NAME = "dolcevita-cards"
 #: The second model, trained like the first on other renders: a second opinion on unsure spots.
 SECOND_MODEL_NAME = "dolcevita-cards-b"
+#: The cover model: whether a hand or an object lies over part of a spot (asked of the cards
+#: read unsurely; :data:`COVER_BELOW`).
+COVER_MODEL_NAME = "dolcevita-cover"
+#: The cover model's labels, in output order.
+COVER_LABELS = ("clear", "covered")
 #: How a spot becomes the classifier's input (written into the model card).
 PREPROCESSING = Preprocessing(input_size=(40, 40), colour="rgb", mean=(0.5, 0.5, 0.5), std=(0.25, 0.25, 0.25),
                               crop=CropSettings(region="quad", margin=0.15))
@@ -134,6 +139,10 @@ BARE_CONFIDENCE = 0.9
 #: (675) below 0.95, 476 (674) 0.97, 478 (664) 0.99, 479 (663) 0.995, 480 (667) 1.0. On
 #: the test renders, 0.9 -> 0.995: per-card error 0.574 -> 0.545 %, misread 0.209 -> 0.177 %,
 #: scenes exact 81.0 -> 81.3 %, 91 -> 111 ms mean per image (docs/benchmarks.md).
+#: A card face read below COVER_BELOW is asked of the cover model too, and read unknown where a
+#: hand or an object lies over part of the spot at least COVER_SURE probably
+#: (:mod:`tableref.models.training.dolcevita_cover`).
+COVER_BELOW, COVER_SURE = 0.995, 0.7
 SECOND_LOOKS = (View(0.92), View(1.08), View(shift=(0.05, 0.0)), View(shift=(-0.05, 0.0)))
 SECOND_LOOK_BELOW = 0.995
 #: Folder of the shipped models.
@@ -207,7 +216,9 @@ class Fan:
 class SpotRead(NamedTuple):
     """One spot as the classifier reads it (labels restricted to its group's): the label (a
     card face, ``empty``, or ``unknown`` when covered or below the confidence floor) and its
-    confidence, P(card), the most probable card faces (:data:`ALTERNATIVES`) and P(covered)."""
+    confidence, P(card), the most probable card faces (:data:`ALTERNATIVES`) and P(covered);
+    ``hidden`` when the cover model found a hand or an object over part of it (it is then
+    unknown, its faces kept for weighing counts but never read)."""
 
     quad: np.ndarray
     label: str
@@ -215,6 +226,7 @@ class SpotRead(NamedTuple):
     card: float
     alternatives: tuple[tuple[str, float], ...]
     covered: float
+    hidden: bool = False
 
 
 def card_evidence(reads: list[SpotRead | None]) -> list[float | None]:
@@ -313,7 +325,7 @@ def _fan_readings(fan: Fan, places: list[SpotRead | None], n: int) -> list[Readi
         if place is None:
             continue
         label, conf, alternatives = place.label, place.confidence, place.alternatives
-        if label == EMPTY:
+        if label == EMPTY or place.hidden:
             label, conf, alternatives = UNKNOWN, 0.0, ()
         out.append(Reading(fan.where, fan.group, k, place.quad, label, conf, alternatives))
     return out
@@ -334,15 +346,22 @@ class DolceVitaRecogniser:
         (:data:`SECOND_MODEL_NAME`).
     steady : bool
         Undo the motion blur the table markers show before reading (:func:`.common.steady_view`).
+    cover : Classifier, optional
+        The cover model (labels ``clear``, ``covered``; :data:`COVER_MODEL_NAME`), asked of the
+        spots read below :data:`COVER_BELOW`.
     """
 
     def __init__(self, classifier: Classifier, zones: Zones | None = None,
-                 min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None, steady: bool = True):
+                 min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None, steady: bool = True,
+                 cover: Classifier | None = None):
         missing = sorted(set(LABELS) - set(classifier.labels))
         if missing:
             raise RecognitionError(f"model {classifier.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
         check_second_model(classifier, second, "spots")
-        self.classifier, self.second = classifier, second
+        if cover is not None and tuple(cover.labels) != COVER_LABELS:
+            raise RecognitionError(f"model {cover.card.name!r} is no cover model: its labels are {list(cover.labels)}, "
+                                   f"not {list(COVER_LABELS)}")
+        self.classifier, self.second, self.cover = classifier, second, cover
         self.zones = zones or load_dolcevita_zones()
         self.min_confidence = min_confidence
         self.steady = steady
@@ -355,33 +374,48 @@ class DolceVitaRecogniser:
         """The shipped models (or those in ``model_dir``, or those adapted to ``profile``'s set:
         :func:`~.common.model_card_path`) with the zones of ``profile`` (``steady``: as the
         constructor's); the second where its card lies beside the first's
-        (:func:`~.common.open_second_model`)."""
+        (:func:`~.common.open_second_model`); the cover model beside the first's, else the
+        shipped one (an enrolment adapts the card models, not the cover model)."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
+        cover = open_second_model(first, COVER_MODEL_NAME) or open_second_model(MODELS_DIR / f"{MODEL_NAME}.card.json",
+                                                                                   COVER_MODEL_NAME)
         return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME),
-                   steady=steady)
+                   steady=steady, cover=cover)
 
     # --- classification of spots -------------------------------------------------------
 
-    def _classify(self, image: np.ndarray, quads: list[np.ndarray], groups: list[str]) -> list[SpotRead]:
-        """Each spot (image quad) read with the labels of its group allowed."""
+    def _classify(self, image: np.ndarray, quads: list[np.ndarray], groups: list[str],
+                  ask_cover: bool = True) -> list[SpotRead]:
+        """Each spot (image quad) read with the labels of its group allowed; with ``ask_cover``,
+        a card face read below :data:`COVER_BELOW` where the cover model finds a hand or an
+        object over part of the spot is unknown (:attr:`SpotRead.hidden`)."""
         if not quads:
             return []
         others = [] if self.second is None else [lambda qs: self.second.classify(image, qs).probabilities]
         probs = with_second_looks(lambda qs: self.classifier.classify(image, qs).probabilities, quads,
                                   SECOND_LOOKS, SECOND_LOOK_BELOW, others=others)
-        out = []
-        for quad, row, group in zip(quads, probs, groups):
-            p = row[self._allowed[group]]
-            p = p / max(float(p.sum()), 1e-12)
-            best = int(np.argmax(p))
-            label, conf = ALLOWED[group][best], float(p[best])
-            card = 1.0 - float(p[-2]) - float(p[-1])  # the last two allowed are empty, unknown
-            top = np.argsort(-p[:-2])[:ALTERNATIVES]
-            alternatives = tuple((ALLOWED[group][i], float(p[i])) for i in top)
-            if label == UNKNOWN or conf < self.min_confidence:
-                label, conf = UNKNOWN, 0.0
-            out.append(SpotRead(quad, label, conf, card, alternatives, float(p[-1])))
-        return out
+        reads = [self._read_spot(quad, row, group) for quad, row, group in zip(quads, probs, groups)]
+        if ask_cover and self.cover is not None:
+            unsure = [i for i, r in enumerate(reads) if r.label not in (EMPTY, UNKNOWN) and r.confidence < COVER_BELOW]
+            if unsure:
+                covered = self.cover.classify(image, [quads[i] for i in unsure]).probabilities[:, 1]
+                for i, p in zip(unsure, covered):
+                    if p >= COVER_SURE:
+                        reads[i] = reads[i]._replace(label=UNKNOWN, confidence=0.0, hidden=True)
+        return reads
+
+    def _read_spot(self, quad: np.ndarray, row: np.ndarray, group: str) -> SpotRead:
+        """One spot from its probabilities over every label, restricted to its group's."""
+        p = row[self._allowed[group]]
+        p = p / max(float(p.sum()), 1e-12)
+        best = int(np.argmax(p))
+        label, conf = ALLOWED[group][best], float(p[best])
+        card = 1.0 - float(p[-2]) - float(p[-1])  # the last two allowed are empty, unknown
+        top = np.argsort(-p[:-2])[:ALTERNATIVES]
+        alternatives = tuple((ALLOWED[group][i], float(p[i])) for i in top)
+        if label == UNKNOWN or conf < self.min_confidence:
+            label, conf = UNKNOWN, 0.0
+        return SpotRead(quad, label, conf, card, alternatives, float(p[-1]))
 
     # --- reading -------------------------------------------------------------------------
 
@@ -412,8 +446,9 @@ class DolceVitaRecogniser:
         if edge_only and located and profile is None:
             view = self._likeliest_size(image, view)
         if edge_only and self.min_confidence < ONE_EDGE_CONFIDENCE:
-            return replace(DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE, self.second, steady=False).read(
-                image, profile, players, view), motion_blur=blur)
+            surer = DolceVitaRecogniser(self.classifier, z, ONE_EDGE_CONFIDENCE, self.second, steady=False,
+                                        cover=self.cover)
+            return replace(surer.read(image, profile, players, view), motion_blur=blur)
         table = view.table_mm
         columns = self._columns(image, view)
         unders = self._fans(image, view, [Fan(UNDER, f"column:{c}:under",
@@ -445,16 +480,17 @@ class DolceVitaRecogniser:
         return likeliest_size(image, view, self.zones.marker_mm, self.zones.table_mm_choices,
                               lambda v: self._display_cards(image, v))
 
-    def _slots(self, image: np.ndarray, view: TableView) -> list[SpotRead]:
-        """Every slot of the display read (one batch), column by column from the bottom."""
+    def _slots(self, image: np.ndarray, view: TableView, ask_cover: bool = True) -> list[SpotRead]:
+        """Every slot of the display read (one batch), column by column from the bottom
+        (``ask_cover``: as :meth:`_classify`'s)."""
         table = view.table_mm
         slots = [self.zones.slot_quad(table, c, s) for c in range(COLUMNS) for s in range(SLOTS)]
         quads = list(view.quads_to_image(slots))
-        return self._classify(image, quads, [SLOT] * len(quads))
+        return self._classify(image, quads, [SLOT] * len(quads), ask_cover)
 
     def _display_cards(self, image: np.ndarray, view: TableView) -> int:
         """How many of the display's slots read as a card under ``view``."""
-        return sum(r.label not in (EMPTY, UNKNOWN) for r in self._slots(image, view))
+        return sum(r.label not in (EMPTY, UNKNOWN) for r in self._slots(image, view, ask_cover=False))
 
     def _columns(self, image, view: TableView) -> list[list[Reading]]:
         """The 9 slots of every column: cards from the bottom up, then empty slots."""
@@ -466,7 +502,7 @@ class DolceVitaRecogniser:
             out = []
             empty_below = 0.0  # the surest empty slot of this column so far
             for s, r in enumerate(read):
-                label, conf, alternatives = r.label, r.confidence, r.alternatives
+                label, conf, alternatives = r.label, r.confidence, () if r.hidden else r.alternatives
                 if label != UNKNOWN and (label == EMPTY) != (s >= best_n):
                     label, conf, alternatives = UNKNOWN, 0.0, ()  # the slot disagrees with its column: do not guess
                 elif label == UNKNOWN and s >= best_n and empty_below >= EMPTY_BELOW:
@@ -566,7 +602,7 @@ class DolceVitaRecogniser:
                     quads.append(view.to_image(q))
                     groups.append(group)
                     owners.append(seat.side)
-        used = {owner for owner, r in zip(owners, self._classify(image, quads, groups))
+        used = {owner for owner, r in zip(owners, self._classify(image, quads, groups, ask_cover=False))
                 if r.label != UNKNOWN and r.card >= SEAT_USED}
         colours = [parse_number(r.label)[0] + 1 for rs in unders for r in rs if parse_number(r.label) is not None]
         needed = max(colours, default=0)

@@ -1,0 +1,93 @@
+"""The cover model: a card face read unsurely where a hand or an object lies over part of the
+spot is unknown, never guessed (issue 5); sure readings, empty places and covered ones are
+never asked."""
+
+from __future__ import annotations
+
+import shutil
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from tableref.models.card import load_card
+from tableref.rules.dolcevita.catalogue import EMPTY, UNKNOWN
+from tableref.vision.classifier import Classifier
+from tableref.vision.recognise.common import RecognitionError
+from tableref.vision.recognise.dolcevita import (COVER_BELOW, COVER_LABELS, COVER_MODEL_NAME, COVER_SURE, MODEL_NAME,
+                                                MODELS_DIR, PREPROCESSING, DolceVitaRecogniser)
+from tableref.vision.recognise.dolcevita_labels import LABELS
+
+QUAD = np.array([[600.0, 300.0], [640.0, 300.0], [640.0, 330.0], [600.0, 330.0]])
+IMAGE = np.full((720, 1280, 3), 128, np.uint8)
+FACE = "car:300000"
+
+
+class Stub:
+    """A classifier that reads every quad as ``row`` (probabilities over ``labels``), counting the quads asked."""
+
+    def __init__(self, labels, row):
+        self.labels = tuple(labels)
+        self.card = SimpleNamespace(name="stub", preprocessing=PREPROCESSING)
+        self.row = np.asarray(row, np.float32)
+        self.asked = 0
+
+    def classify(self, image, quads):
+        self.asked += len(quads)
+        return SimpleNamespace(probabilities=np.tile(self.row, (len(quads), 1)))
+
+
+def card_row(label: str, p: float) -> np.ndarray:
+    """Probabilities over the card labels: ``p`` on ``label``, the rest spread over the others."""
+    row = np.full(len(LABELS), (1.0 - p) / (len(LABELS) - 1), np.float32)
+    row[LABELS.index(label)] = p
+    return row
+
+
+@pytest.mark.parametrize("label, p, p_covered, expected, asked", [
+    (FACE, 0.90, 0.9, UNKNOWN, 1),           # unsure face, a finger over it: unknown
+    (FACE, 0.90, 0.1, FACE, 1),              # unsure face, clear: read
+    (FACE, 0.90, COVER_SURE, UNKNOWN, 1),    # at the bound: covered
+    (FACE, COVER_BELOW, 0.9, FACE, 0),       # a sure face is not asked
+    (EMPTY, 0.90, 0.9, EMPTY, 0),            # an empty place is not asked
+    (UNKNOWN, 0.90, 0.9, UNKNOWN, 0),        # a covered place is unknown already
+])
+def test_an_unsure_face_partly_covered_is_unknown(label, p, p_covered, expected, asked):
+    cover = Stub(COVER_LABELS, [1.0 - p_covered, p_covered])
+    recogniser = DolceVitaRecogniser(Stub(LABELS, card_row(label, p)), cover=cover)
+    (read,) = recogniser._classify(IMAGE, [QUAD], ["slot"])
+    assert read.label == expected and cover.asked == asked
+    assert read.hidden == (expected == UNKNOWN and label != UNKNOWN)
+
+
+def test_a_hidden_slot_keeps_no_faces_to_be_read_from_later():
+    cover = Stub(COVER_LABELS, [0.0, 1.0])
+    recogniser = DolceVitaRecogniser(Stub(LABELS, card_row(FACE, 0.9)), cover=cover)
+    view = SimpleNamespace(table_mm=(1000.0, 700.0), quads_to_image=lambda qs: [QUAD for _ in qs])
+    recogniser._uncover = lambda columns, image, view: columns
+    columns = recogniser._columns(IMAGE, view)
+    assert all(r.label == UNKNOWN and r.alternatives == () for column in columns for r in column)
+
+
+def test_without_a_cover_model_nothing_is_hidden():
+    recogniser = DolceVitaRecogniser(Stub(LABELS, card_row(FACE, 0.9)))
+    assert [r.label for r in recogniser._classify(IMAGE, [QUAD], ["slot"])] == [FACE]
+
+
+def test_a_cover_model_must_read_covers():
+    with pytest.raises(RecognitionError, match="no cover model"):
+        DolceVitaRecogniser(Stub(LABELS, card_row(FACE, 0.9)), cover=Stub(LABELS, card_row(FACE, 0.9)))
+
+
+def test_the_shipped_cover_model_matches_its_card_and_is_opened(tmp_path):
+    path = MODELS_DIR / f"{COVER_MODEL_NAME}.card.json"
+    card = load_card(path)
+    assert card.labels == COVER_LABELS and card.preprocessing == PREPROCESSING
+    assert card.parameters <= 1_000_000
+    Classifier.open(path)  # checks the hash and the input/output shapes
+    assert DolceVitaRecogniser.open().cover.card.name == COVER_MODEL_NAME
+    # a folder of card models without one (an enrolment's) is read with the shipped cover model
+    first = load_card(MODELS_DIR / f"{MODEL_NAME}.card.json")
+    for name in (f"{MODEL_NAME}.card.json", first.file):
+        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    assert DolceVitaRecogniser.open(tmp_path).cover.card.name == COVER_MODEL_NAME
