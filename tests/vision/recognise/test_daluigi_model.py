@@ -192,7 +192,13 @@ def test_rows_classified_past_their_first_places_only_where_needed_read_the_same
         monkeypatch.setattr(module, "ROW_HEADS", {})  # every place at once
         every = recogniser.read(shot.image).observation
         monkeypatch.setattr(module, "ROW_HEADS", {"supply": 1})  # most rows in two batches
-        assert recogniser.read(shot.image).observation == every == got.observation
+        two = recogniser.read(shot.image).observation
+        # the same places and labels; a confidence may differ in its last bits, the model's
+        # arithmetic depending on the batch a spot is read in (on some CPUs)
+        for items in (two.items, every.items):
+            assert [(i.where, i.label) for i in items] == [(i.where, i.label) for i in got.observation.items]
+            assert [i.confidence for i in items] == pytest.approx([i.confidence for i in got.observation.items],
+                                                                 abs=1e-9)
 
 
 def test_the_order_field_model_reads_the_guest_cards_alone(recogniser, readings):
