@@ -142,7 +142,7 @@ BARE_CONFIDENCE = 0.9
 #: A card face read below COVER_BELOW is asked of the cover model too, and read unknown where a
 #: hand or an object lies over part of the spot at least COVER_SURE probably
 #: (:mod:`tableref.models.training.dolcevita_cover`).
-COVER_BELOW, COVER_SURE = 0.995, 0.7
+COVER_BELOW, COVER_SURE = 0.98, 0.7
 SECOND_LOOKS = (View(0.92), View(1.08), View(shift=(0.05, 0.0)), View(shift=(-0.05, 0.0)))
 SECOND_LOOK_BELOW = 0.995
 #: Folder of the shipped models.
