@@ -9,6 +9,7 @@ import pytest
 from tableref.models.training import dolcevita, dolcevita_cover
 from tableref.models.training.dolcevita_cover import CLEAR, COVERED, cover_label
 from tableref.models.training.recipes import get_recipe, run_recipe
+from tableref.vision.classifier import Classifier
 from tableref.vision.recognise.dolcevita import COVER_LABELS, COVER_MODEL_NAME, PREPROCESSING, DolceVitaRecogniser
 
 #: A training render with a hand over some of its spots (the twin deals it so).
@@ -45,5 +46,4 @@ def test_a_short_run_exports_a_cover_model_the_recogniser_accepts(tmp_path, monk
     result = run_recipe(get_recipe(COVER_MODEL_NAME), tmp_path / "model", "pytest smoke", epochs=1, samples=220)
     assert result.max_probability_diff < 1e-4 and result.card.labels == COVER_LABELS
     assert result.card.training.val_samples > 0
-    first = DolceVitaRecogniser.open()
-    DolceVitaRecogniser(first.classifier, cover=type(first.cover).open(result.card_path))
+    DolceVitaRecogniser(DolceVitaRecogniser.open().classifier, cover=Classifier.open(result.card_path))

@@ -13,7 +13,6 @@ import pytest
 from tableref.bench.recognition import _shots, scene_errors
 from tableref.models.card import load_card
 from tableref.rules.dolcevita.catalogue import EMPTY, UNKNOWN
-from tableref.vision.classifier import Classifier
 from tableref.vision.recognise.common import RecognitionError
 from tableref.vision.recognise.dolcevita import (COVER_BELOW, COVER_LABELS, COVER_MODEL_NAME, COVER_SURE, MODEL_NAME,
                                                 MODELS_DIR, PREPROCESSING, DolceVitaRecogniser)
@@ -80,12 +79,8 @@ def test_a_cover_model_must_read_covers():
         DolceVitaRecogniser(Stub(LABELS, card_row(FACE, 0.9)), cover=Stub(LABELS, card_row(FACE, 0.9)))
 
 
-def test_the_shipped_cover_model_matches_its_card_and_is_opened(tmp_path):
-    path = MODELS_DIR / f"{COVER_MODEL_NAME}.card.json"
-    card = load_card(path)
-    assert card.labels == COVER_LABELS and card.preprocessing == PREPROCESSING
-    assert card.parameters <= 1_000_000
-    Classifier.open(path)  # checks the hash and the input/output shapes
+def test_the_shipped_cover_model_is_opened(tmp_path):
+    # (it matches its card: test_dolcevita_model.py's test_shipped_models_match_their_cards)
     assert DolceVitaRecogniser.open().cover.card.name == COVER_MODEL_NAME
     # a folder of card models without one (an enrolment's) is read with the shipped cover model
     first = load_card(MODELS_DIR / f"{MODEL_NAME}.card.json")

@@ -24,8 +24,9 @@ from tableref.models.card import load_card
 from tableref.vision.classifier import Classifier
 from tableref.vision.recognise.common import RecognitionError
 from tableref.rules.dolcevita.catalogue import UNKNOWN
-from tableref.vision.recognise.dolcevita import (MIN_DISPLAY_CARDS, MODEL_NAME, MODELS_DIR, ONE_EDGE_CONFIDENCE,
-                                                PREPROCESSING, SECOND_MODEL_NAME, DolceVitaRecogniser)
+from tableref.vision.recognise.dolcevita import (COVER_LABELS, COVER_MODEL_NAME, MIN_DISPLAY_CARDS, MODEL_NAME,
+                                                MODELS_DIR, ONE_EDGE_CONFIDENCE, PREPROCESSING, SECOND_MODEL_NAME,
+                                                DolceVitaRecogniser)
 from tableref.vision.recognise import dolcevita
 from tableref.vision.recognise.dolcevita_labels import LABELS
 
@@ -41,11 +42,12 @@ MAX_CARD_ERROR, MAX_MISREAD = 0.03, 0.0075
 MAX_ISSUE_ERROR = 0.015
 
 
-@pytest.mark.parametrize("name", [MODEL_NAME, SECOND_MODEL_NAME])
-def test_shipped_models_match_their_cards(name):
+@pytest.mark.parametrize("name, labels", [(MODEL_NAME, LABELS), (SECOND_MODEL_NAME, LABELS),
+                                          (COVER_MODEL_NAME, COVER_LABELS)])
+def test_shipped_models_match_their_cards(name, labels):
     path = MODELS_DIR / f"{name}.card.json"
     card = load_card(path)
-    assert card.labels == LABELS
+    assert card.labels == labels
     assert card.preprocessing == PREPROCESSING
     assert card.parameters <= 1_000_000
     assert (MODELS_DIR / card.file).stat().st_size < 2_000_000
