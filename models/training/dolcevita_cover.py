@@ -10,10 +10,7 @@ a blurred photograph above all. This model answers the one question alone, and t
 asks it only of the cards it reads unsurely.
 
 Samples are the card model's spots, cut the same way from the same renders (the motion blur
-undone as the recogniser undoes it), labelled by the twin's share of each spot that shows:
-``clear`` from :data:`CLEAR_SHARE`, ``covered`` below :data:`COVERED_SHARE` (the band between
-left out). The clear spots far outnumber the covered ones; :data:`CLEAR_PER_COVERED` of them
-per covered spot are kept, drawn with the recipe's seed.
+undone as the recogniser undoes it), labelled and kept as :mod:`.covers` says.
 """
 
 from __future__ import annotations
@@ -24,20 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from ...vision.crop import crop_patches, inner_quad
-from ...vision.recognise.dolcevita import COVER_LABELS, COVER_MODEL_NAME, PREPROCESSING
+from ...vision.recognise.dolcevita import COVER_MODEL_NAME, PREPROCESSING
+from .covers import CLEAR_PER_COVERED, LABELS, kept, share_label
 from .dolcevita import (CONTEXT_MARGIN, CONTEXT_SIZE, RECIPE as CARD_RECIPE, SPOTS_PER_RENDER, TRAIN_SEED, VAL_RATIO,
                         VAL_SEED, _context_prep, render_photo)
 from .recipes import register
 from .spots import SpotSample, cache_root, cached_render, fill_cache, seeds_for
 
-#: The model's labels, in output order (the recogniser's).
-LABELS = COVER_LABELS
-CLEAR, COVERED = LABELS
-#: A spot showing at least CLEAR_SHARE is clear, one showing less than COVERED_SHARE covered
-#: (the benchmark's count: a card at least 95 % shown must be read).
-CLEAR_SHARE, COVERED_SHARE = 0.97, 0.9
-#: Clear spots kept per covered spot.
-CLEAR_PER_COVERED = 3
 CACHE_VERSION = "v1"
 
 
@@ -46,10 +36,9 @@ def cache_dir() -> Path:
 
 
 def cover_label(_: str, shown: float) -> str | None:
-    """``clear``, ``covered`` or None (left out) for a spot of which ``shown`` shows, whatever lies there."""
-    if shown >= CLEAR_SHARE:
-        return CLEAR
-    return COVERED if shown < COVERED_SHARE else None
+    """``clear``, ``covered`` or None (left out) for a spot of which ``shown`` shows, whatever
+    lies there (a :data:`.dolcevita.Labeller`)."""
+    return share_label(shown)
 
 
 def render_spots(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -80,11 +69,7 @@ def build(seed: int, count: int) -> list[SpotSample]:
         patches = [_cached(s) for s in seeds]
         labels = np.concatenate([lab for _, lab in patches])
         every = np.concatenate([p for p, _ in patches])
-        covered = np.flatnonzero(labels == LABELS.index(COVERED))
-        clear = np.flatnonzero(labels == LABELS.index(CLEAR))
-        keep = rng.choice(clear, min(len(clear), CLEAR_PER_COVERED * len(covered)), replace=False)
-        samples += [SpotSample(every[i], inner, LABELS[labels[i]], None, split)
-                    for i in np.sort(np.concatenate([covered, keep]))]
+        samples += [SpotSample(every[i], inner, LABELS[labels[i]], None, split) for i in kept(labels, rng)]
     return samples
 
 

@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 RECIPE_MODULES = ("tableref.models.training.smoke", "tableref.models.training.dolcevita",
                   "tableref.models.training.dolcevita_cover",
                   "tableref.models.training.ligretto", "tableref.models.training.daluigi",
-                  "tableref.models.training.daluigi_dishes", "tableref.models.training.ligretto_borders")
+                  "tableref.models.training.daluigi_dishes", "tableref.models.training.ligretto_borders",
+                  "tableref.models.training.ligretto_hidden")
 
 #: Builds the sample pool: ``build(seed, count)`` -> at least ``count`` samples.
 Builder = Callable[[int, int], Sequence[Sample]]

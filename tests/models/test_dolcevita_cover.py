@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 from tableref.models.training import dolcevita, dolcevita_cover
-from tableref.models.training.dolcevita_cover import CLEAR, COVERED, cover_label
+from tableref.models.training.covers import CLEAR, COVERED
+from tableref.models.training.dolcevita_cover import cover_label
 from tableref.models.training.recipes import get_recipe, run_recipe
 from tableref.vision.classifier import Classifier
-from tableref.vision.recognise.dolcevita import COVER_LABELS, COVER_MODEL_NAME, PREPROCESSING, DolceVitaRecogniser
+from tableref.vision.recognise.cover import COVER_LABELS
+from tableref.vision.recognise.dolcevita import COVER_MODEL_NAME, PREPROCESSING, DolceVitaRecogniser
 
 #: A training render with a hand over some of its spots (the twin deals it so).
 SEED = dolcevita.TRAIN_SEED

@@ -35,6 +35,7 @@ from ..second_looks import View, with_second_looks
 from .bare_table import TableColour, bare_above, covered_above, place_samples
 from .common import (RecognitionError, TableView, blur_report, check_second_model, likeliest_size, load_zones,
                      locate_table, model_card_path, one_edge, open_second_model, steady_view)
+from .cover import check_cover_model, covered, open_cover_model
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
 from .edges import unsure_beside_covered
@@ -47,8 +48,6 @@ SECOND_MODEL_NAME = "dolcevita-cards-b"
 #: The cover model: whether a hand or an object lies over part of a spot (asked of the cards
 #: read unsurely; :data:`COVER_BELOW`).
 COVER_MODEL_NAME = "dolcevita-cover"
-#: The cover model's labels, in output order.
-COVER_LABELS = ("clear", "covered")
 #: How a spot becomes the classifier's input (written into the model card).
 PREPROCESSING = Preprocessing(input_size=(40, 40), colour="rgb", mean=(0.5, 0.5, 0.5), std=(0.25, 0.25, 0.25),
                               crop=CropSettings(region="quad", margin=0.15))
@@ -363,9 +362,7 @@ class DolceVitaRecogniser:
         if missing:
             raise RecognitionError(f"model {classifier.card.name!r} lacks Dolce Vita labels {missing[:5]}...")
         check_second_model(classifier, second, "spots")
-        if cover is not None and tuple(cover.labels) != COVER_LABELS:
-            raise RecognitionError(f"model {cover.card.name!r} is no cover model: its labels are {list(cover.labels)}, "
-                                   f"not {list(COVER_LABELS)}")
+        check_cover_model(cover)
         self.classifier, self.second, self.cover = classifier, second, cover
         self.zones = zones or load_dolcevita_zones()
         self.min_confidence = min_confidence
@@ -382,8 +379,7 @@ class DolceVitaRecogniser:
         (:func:`~.common.open_second_model`); the cover model beside the first's, else the
         shipped one (an enrolment adapts the card models, not the cover model)."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
-        cover = open_second_model(first, COVER_MODEL_NAME) or open_second_model(MODELS_DIR / f"{MODEL_NAME}.card.json",
-                                                                                   COVER_MODEL_NAME)
+        cover = open_cover_model(first, MODELS_DIR / f"{MODEL_NAME}.card.json", COVER_MODEL_NAME)
         return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME),
                    steady=steady, cover=cover)
 
@@ -402,11 +398,9 @@ class DolceVitaRecogniser:
         reads = [self._read_spot(quad, row, group) for quad, row, group in zip(quads, probs, groups)]
         if ask_cover and self.cover is not None:
             unsure = [i for i, r in enumerate(reads) if r.label not in (EMPTY, UNKNOWN) and r.confidence < COVER_BELOW]
-            if unsure:
-                covered = self.cover.classify(image, [quads[i] for i in unsure]).probabilities[:, 1]
-                for i, p in zip(unsure, covered):
-                    if p >= COVER_SURE:
-                        reads[i] = reads[i]._replace(label=UNKNOWN, confidence=0.0, hidden=True)
+            for i, hidden in zip(unsure, covered(self.cover, image, [quads[i] for i in unsure], COVER_SURE)):
+                if hidden:
+                    reads[i] = reads[i]._replace(label=UNKNOWN, confidence=0.0, hidden=True)
         return reads
 
     def _read_spot(self, quad: np.ndarray, row: np.ndarray, group: str) -> SpotRead:

@@ -8,7 +8,9 @@
 3. Each space through two small classifiers on the same crop (the one crop function, the
    models' cards; a long motion blur the markers show undone first, :data:`DEBLUR_FROM_PX`):
    what covers it (nothing, the start mark, a card or joker and its border style, a hand, or
-   no space at all) and whether a token stands on it.
+   no space at all) and whether a token stands on it. A space read below :data:`HIDDEN_BELOW`
+   is asked of a third small model too, and is hidden where it finds a hand or an object over
+   part of it (:mod:`.cover`).
 4. Rows and columns at the board's edge that hold no space are dropped; no more spaces keep a
    token than the game has tokens (:func:`at_most_tokens`); the spaces become the rules'
    ``CellSeen`` items, and card halves are paired into cards (a card read unsurely beside a
@@ -44,10 +46,11 @@ from . import ligretto_cells as cells
 from . import ligretto_decide as decide
 from .common import (ProfileFollower, RecognitionError, blur_report, check_second_model, model_card_path,
                      open_second_model, steady_view)
+from .cover import check_cover_model, covered, open_cover_model
 from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
-from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, JOKER, OFF, SECOND_CELLS_MODEL, TOKENS_MODEL,
-                              card_quad)
+from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SECOND_CELLS_MODEL,
+                              TOKENS_MODEL, card_quad)
 from .ligretto_pairs import lone_halves, match
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -79,6 +82,14 @@ SECOND_LOOK_BELOW = 0.995
 #: 2000750..2000999 205 -> 206 (143 -> 125); every blur undone (before the glare rule, on the
 #: first): 256 -> 257. About 80 ms on an image with so long a blur.
 DEBLUR_FROM_PX = 6.0
+#: A space whose cover the classifiers read below HIDDEN_BELOW as anything but hidden or off
+#: the board is asked of the partly-hidden model (:data:`~.ligretto_labels.HIDDEN_MODEL`), and
+#: read hidden where it finds a hand or an object over part of the space at least HIDDEN_SURE
+#: probably (a space partly under a hand is unknown, never guessed). Chosen on validation
+#: renders 2000450..2000749 and 2000750..2000999 (boards exactly right: 272 and 222 without the
+#: model; asked below 0.95, 0.98 and 0.995 from 0.7: 279 and 224, 278 and 223, 277; below 0.9:
+#: 277; below 0.98 from 0.5, 0.85 and 0.9: 277 and 223, 276, 275; docs/ligretto-recognition.md).
+HIDDEN_BELOW, HIDDEN_SURE = 0.95, 0.7
 #: A look at whole cards: pairs of neighbouring cells -> (pairs, border styles) probabilities.
 WholeLook = Callable[[list[tuple]], np.ndarray]
 
@@ -162,15 +173,20 @@ class LigrettoRecogniser:
     (:data:`~.ligretto_labels.SECOND_CELLS_MODEL`), asked about the spaces read below
     :data:`SECOND_LOOK_BELOW` as one more look. ``borders``, when given, reads each card the
     halves pair into as a whole (:data:`~.ligretto_labels.BORDERS_MODEL`: its labels the border
-    styles), and its answer joins the halves' in deciding the card's owner."""
+    styles), and its answer joins the halves' in deciding the card's owner. ``hidden``, when
+    given, is the partly-hidden model (labels ``clear``, ``covered``), asked of the spaces read
+    below :data:`HIDDEN_BELOW`."""
 
     def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None,
-                 second: Classifier | None = None, borders: Classifier | None = None):
+                 second: Classifier | None = None, borders: Classifier | None = None,
+                 hidden: Classifier | None = None):
         check_second_model(cell_model, second, "spaces")
+        check_cover_model(hidden)
         if borders is not None and tuple(borders.labels) != tuple(BORDERS):
             raise RecognitionError(f"model {borders.card.name!r} does not read border styles: its labels are "
                                    f"{list(borders.labels)}, not {list(BORDERS)}")
         self.cell_model, self.token_model, self.second, self.borders = cell_model, token_model, second, borders
+        self.hidden = hidden
         self.zones = zones or zones_for(None)
         self._last: tuple[Observation, LigrettoReading] | None = None
         self._follower = ProfileFollower(CELLS_MODEL)
@@ -181,13 +197,15 @@ class LigrettoRecogniser:
         :func:`~.common.model_card_path`) with the zones of ``profile``; the second cover model
         and the card model where their cards lie beside the first's
         (:func:`~.common.open_second_model`: models adapted to a set without them read without
-        them), the token model as found (it is never adapted)."""
+        them), the token model as found (it is never adapted), the partly-hidden model beside the
+        first else the shipped one (an enrolment adapts the classifiers, not it)."""
         def card(name: str) -> Path:
             return model_card_path(name, model_dir, profile, MODELS_DIR)
 
         cells = card(CELLS_MODEL)
         return cls(Classifier.open(cells), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
-                   second=open_second_model(cells, SECOND_CELLS_MODEL), borders=open_second_model(cells, BORDERS_MODEL))
+                   second=open_second_model(cells, SECOND_CELLS_MODEL), borders=open_second_model(cells, BORDERS_MODEL),
+                   hidden=open_cover_model(cells, MODELS_DIR / f"{CELLS_MODEL}.card.json", HIDDEN_MODEL))
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
@@ -196,7 +214,7 @@ class LigrettoRecogniser:
         if self._follower.follow(profile):
             other = LigrettoRecogniser.open(profile=profile)
             self.cell_model, self.token_model = other.cell_model, other.token_model
-            self.second, self.borders = other.second, other.borders
+            self.second, self.borders, self.hidden = other.second, other.borders, other.hidden
         return self.read(image, profile).observation
 
     def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
@@ -235,6 +253,7 @@ class LigrettoRecogniser:
         cover = with_second_looks(lambda qs: self.cell_model.predict(crop(image, qs, prep)).probabilities,
                                   list(quads_px), SECOND_LOOKS, SECOND_LOOK_BELOW,
                                   first=self.cell_model.predict(tensor).probabilities, others=others)
+        cover = self._partly_hidden(image, quads_px, cover)
         if self.token_model.card.preprocessing == self.cell_model.card.preprocessing:
             token = self.token_model.predict(tensor)
         else:
@@ -277,6 +296,23 @@ class LigrettoRecogniser:
                                                  s.confidence, s.token, s.token_confidence) for s in ordered))
         return LigrettoReading(keep_r[1] - keep_r[0] + 1, keep_c[1] - keep_c[0] + 1, ordered, tuple(cards),
                                hues, observation)
+
+    def _partly_hidden(self, image: np.ndarray, quads_px: np.ndarray, cover: np.ndarray) -> np.ndarray:
+        """``cover`` (each space's probabilities over the cell labels) with every space read below
+        :data:`HIDDEN_BELOW` as anything but hidden or off the board that the partly-hidden model
+        finds covered at least :data:`HIDDEN_SURE` read hidden."""
+        if self.hidden is None:
+            return cover
+        labels = list(self.cell_model.labels)
+        hidden, off = labels.index(HIDDEN), labels.index(OFF)
+        top = cover.argmax(axis=1)
+        unsure = np.flatnonzero((top != hidden) & (top != off) & (cover.max(axis=1) < HIDDEN_BELOW))
+        out = cover.copy()
+        for i, is_hidden in zip(unsure, covered(self.hidden, image, [quads_px[i] for i in unsure], HIDDEN_SURE)):
+            if is_hidden:
+                out[i] = 0.0
+                out[i, hidden] = 1.0
+        return out
 
     def _whole_cards(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> WholeLook:
         """The card classifier's look at the cards of ``image``: pairs of neighbouring cells

@@ -5,6 +5,7 @@ space shows a token's start mark), a card or a joker with the player's border st
 or an object (``hidden``), or that the place is no space of the board at all (``off``).
 ``ligretto-tokens`` says whether a black Ligretto token stands on it. Both read the same crop.
 ``ligretto-borders`` says a whole card's border style (its owner), from the card laid lengthwise.
+``ligretto-hidden`` says whether a hand or an object lies over part of a space (same crop).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ CELLS_MODEL, TOKENS_MODEL = "ligretto-cells", "ligretto-tokens"
 SECOND_CELLS_MODEL = "ligretto-cells-b"
 #: The card classifier: a whole card's border style.
 BORDERS_MODEL = "ligretto-borders"
+#: The partly-hidden model: whether a hand or an object lies over part of a space (:mod:`.cover`).
+HIDDEN_MODEL = "ligretto-hidden"
 EMPTY, START, HIDDEN, OFF = "empty", "start", "hidden", "off"
 CARD, JOKER = "card", "joker"
 TOKEN, NO_TOKEN = "token", "none"

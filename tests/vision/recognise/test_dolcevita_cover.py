@@ -14,7 +14,8 @@ from tableref.bench.recognition import _shots, scene_errors
 from tableref.models.card import load_card
 from tableref.rules.dolcevita.catalogue import EMPTY, UNKNOWN
 from tableref.vision.recognise.common import RecognitionError
-from tableref.vision.recognise.dolcevita import (COVER_BELOW, COVER_LABELS, COVER_MODEL_NAME, COVER_SURE, MODEL_NAME,
+from tableref.vision.recognise.cover import COVER_LABELS
+from tableref.vision.recognise.dolcevita import (COVER_BELOW, COVER_MODEL_NAME, COVER_SURE, MODEL_NAME,
                                                 MODELS_DIR, PREPROCESSING, DolceVitaRecogniser)
 from tableref.vision.recognise.dolcevita_labels import LABELS
 

@@ -24,7 +24,8 @@ from tableref.models.card import load_card
 from tableref.vision.classifier import Classifier
 from tableref.vision.recognise.common import RecognitionError
 from tableref.rules.dolcevita.catalogue import UNKNOWN
-from tableref.vision.recognise.dolcevita import (COVER_LABELS, COVER_MODEL_NAME, MIN_DISPLAY_CARDS, MODEL_NAME,
+from tableref.vision.recognise.cover import COVER_LABELS
+from tableref.vision.recognise.dolcevita import (COVER_MODEL_NAME, MIN_DISPLAY_CARDS, MODEL_NAME,
                                                 MODELS_DIR, ONE_EDGE_CONFIDENCE, PREPROCESSING, SECOND_MODEL_NAME,
                                                 DolceVitaRecogniser)
 from tableref.vision.recognise import dolcevita
