@@ -24,3 +24,29 @@ def cover_markers(image: np.ndarray, ids, view=None) -> np.ndarray:
         grown = centre + 1.6 * (corners - centre)
         cv2.fillConvexPoly(out, np.round(grown).astype(np.int32), (150, 150, 150))
     return out
+
+
+class StubClassifier:
+    """A classifier that reads every quad as ``row`` (probabilities over ``labels``), counting
+    the quads it was asked about; its card names it ``stub`` with ``preprocessing``."""
+
+    def __init__(self, labels, row=None, preprocessing=None):
+        from types import SimpleNamespace
+
+        self.labels = tuple(labels)
+        self.card = SimpleNamespace(name="stub", preprocessing=preprocessing)
+        self.row = None if row is None else np.asarray(row, np.float32)
+        self.asked = 0
+
+    def classify(self, image, quads):
+        from types import SimpleNamespace
+
+        self.asked += len(quads)
+        return SimpleNamespace(probabilities=np.tile(self.row, (len(quads), 1)))
+
+
+def peaked(labels, label: str, p: float) -> np.ndarray:
+    """Probabilities over ``labels``: ``p`` on ``label``, the rest spread evenly over the others."""
+    row = np.full(len(labels), (1.0 - p) / (len(labels) - 1), np.float32)
+    row[list(labels).index(label)] = p
+    return row

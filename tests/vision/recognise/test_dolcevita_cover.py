@@ -19,30 +19,19 @@ from tableref.vision.recognise.dolcevita import (COVER_BELOW, COVER_MODEL_NAME, 
                                                 MODELS_DIR, PREPROCESSING, DolceVitaRecogniser)
 from tableref.vision.recognise.dolcevita_labels import LABELS
 
+from .conftest import StubClassifier, peaked
+
 QUAD = np.array([[600.0, 300.0], [640.0, 300.0], [640.0, 330.0], [600.0, 330.0]])
 IMAGE = np.full((720, 1280, 3), 128, np.uint8)
 FACE = "car:300000"
 
 
-class Stub:
-    """A classifier that reads every quad as ``row`` (probabilities over ``labels``), counting the quads asked."""
-
-    def __init__(self, labels, row):
-        self.labels = tuple(labels)
-        self.card = SimpleNamespace(name="stub", preprocessing=PREPROCESSING)
-        self.row = np.asarray(row, np.float32)
-        self.asked = 0
-
-    def classify(self, image, quads):
-        self.asked += len(quads)
-        return SimpleNamespace(probabilities=np.tile(self.row, (len(quads), 1)))
+def Stub(labels, row):
+    return StubClassifier(labels, row, PREPROCESSING)
 
 
 def card_row(label: str, p: float) -> np.ndarray:
-    """Probabilities over the card labels: ``p`` on ``label``, the rest spread over the others."""
-    row = np.full(len(LABELS), (1.0 - p) / (len(LABELS) - 1), np.float32)
-    row[LABELS.index(label)] = p
-    return row
+    return peaked(LABELS, label, p)
 
 
 @pytest.mark.parametrize("label, p, p_covered, expected, asked", [
