@@ -88,7 +88,7 @@ DEBLUR_FROM_PX = 6.0
 #: probably (a space partly under a hand is unknown, never guessed). Chosen on validation
 #: renders 2000450..2000749 and 2000750..2000999 (boards exactly right: 272 and 222 without the
 #: model; asked below 0.95, 0.98 and 0.995 from 0.7: 279 and 224, 278 and 223, 277; below 0.9:
-#: 277; below 0.98 from 0.5, 0.85 and 0.9: 277 and 223, 276, 275; docs/ligretto-recognition.md).
+#: 277; below 0.98 from 0.5, 0.85 and 0.9: 277 and 223, 276, 275; docs/benchmarks.md).
 HIDDEN_BELOW, HIDDEN_SURE = 0.95, 0.7
 #: A look at whole cards: pairs of neighbouring cells -> (pairs, border styles) probabilities.
 WholeLook = Callable[[list[tuple]], np.ndarray]
