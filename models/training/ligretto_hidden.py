@@ -10,7 +10,8 @@ only of the spaces read unsurely (:data:`~tableref.vision.recognise.ligretto.HID
 Samples are the board's spaces and the places beside it, cut as the cover classifier's are
 (at the render's true space corners, a long motion blur undone first, each crop rolled by a
 random quarter turn), labelled by the share of each that shows and kept as :mod:`.covers`
-says; the players' own boards are left out (nothing lies over them but what covers the board).
+says. The card halves on the players' own boards, which the cover classifier also learns from,
+are left out: the recogniser asks this model of the board's spaces only.
 """
 
 from __future__ import annotations
