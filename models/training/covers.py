@@ -13,9 +13,12 @@ covered ones; every covered spot is kept and :data:`CLEAR_PER_COVERED` clear one
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from ...vision.recognise.cover import COVER_LABELS
+from .spots import SpotSample
 
 #: The cover models' labels, in output order (the recognisers').
 LABELS = COVER_LABELS
@@ -42,3 +45,17 @@ def kept(labels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     clear = np.flatnonzero(labels == LABELS.index(CLEAR))
     keep = rng.choice(clear, min(len(clear), CLEAR_PER_COVERED * len(covered)), replace=False)
     return np.sort(np.concatenate([covered, keep]))
+
+
+def kept_samples(splits: Sequence[tuple[str, Sequence[int]]], cached: Callable[[int], tuple[np.ndarray, np.ndarray]],
+                 rng: np.random.Generator, inner: Callable[[], np.ndarray]) -> list[SpotSample]:
+    """The samples :func:`kept` keeps of each (split, render seeds) in ``splits``: ``cached(seed)``
+    gives a render's (patches, label indices), ``inner()`` each sample's quad in its patch
+    (called once per sample kept, in order, after the split's keep is drawn from ``rng``)."""
+    samples: list[SpotSample] = []
+    for split, seeds in splits:
+        renders = [cached(s) for s in seeds]
+        labels = np.concatenate([lab for _, lab in renders])
+        every = np.concatenate([p for p, _ in renders])
+        samples += [SpotSample(every[i], inner(), LABELS[labels[i]], None, split) for i in kept(labels, rng)]
+    return samples

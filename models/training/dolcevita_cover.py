@@ -22,7 +22,7 @@ import numpy as np
 
 from ...vision.crop import crop_patches, inner_quad
 from ...vision.recognise.dolcevita import COVER_MODEL_NAME, PREPROCESSING
-from .covers import CLEAR_PER_COVERED, LABELS, kept, share_label
+from .covers import CLEAR_PER_COVERED, LABELS, kept_samples, share_label
 from .dolcevita import (CONTEXT_MARGIN, CONTEXT_SIZE, RECIPE as CARD_RECIPE, SPOTS_PER_RENDER, TRAIN_SEED, VAL_RATIO,
                         VAL_SEED, _context_prep, render_photo)
 from .recipes import register
@@ -63,14 +63,8 @@ def build(seed: int, count: int) -> list[SpotSample]:
     train_seeds = [s + offset for s in train_seeds]
     fill_cache(train_seeds + val_seeds, cache_dir(), _cached, "Dolce Vita (covers)")
     inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
-    rng = np.random.default_rng(seed)
-    samples: list[SpotSample] = []
-    for split, seeds in (("train", train_seeds), ("val", val_seeds)):
-        patches = [_cached(s) for s in seeds]
-        labels = np.concatenate([lab for _, lab in patches])
-        every = np.concatenate([p for p, _ in patches])
-        samples += [SpotSample(every[i], inner, LABELS[labels[i]], None, split) for i in kept(labels, rng)]
-    return samples
+    return kept_samples((("train", train_seeds), ("val", val_seeds)), _cached, np.random.default_rng(seed),
+                        lambda: inner)
 
 
 RECIPE = register(replace(

@@ -26,7 +26,7 @@ from ...vision.recognise.common import RecognitionError, steady_view
 from ...vision.recognise.ligretto import DEBLUR_FROM_PX
 from ...vision.recognise.ligretto_board import locate_ligretto, zones_for
 from ...vision.recognise.ligretto_labels import HIDDEN_MODEL, PREPROCESSING
-from .covers import CLEAR_PER_COVERED, LABELS, kept, share_label
+from .covers import CLEAR_PER_COVERED, LABELS, kept_samples, share_label
 from .ligretto import (CELLS_RECIPE, CONTEXT_SIZE, SAMPLES_PER_RENDER, TRAIN_SEED, VAL_RATIO, VAL_SEED, _context_prep,
                        _inner_quad, _off_board, _upright)
 from .recipes import register
@@ -81,14 +81,9 @@ def build(seed: int, count: int) -> list[SpotSample]:
     train_seeds = [s + seed - TRAIN_SEED for s in train_seeds]
     fill_cache(train_seeds + val_seeds, cache_dir(), _cached, "Ligretto (hidden)")
     rng = np.random.default_rng(seed)
-    samples: list[SpotSample] = []
-    for split, seeds in (("train", train_seeds), ("val", val_seeds)):
-        patches = [_cached(s) for s in seeds]
-        labels = np.concatenate([lab for _, lab in patches])
-        every = np.concatenate([p for p, _ in patches])
-        samples += [SpotSample(every[i], _inner_quad(int(rng.integers(4))), LABELS[labels[i]], None, split)
-                    for i in kept(labels, rng)]
-    return samples
+    # each crop rolled by a random quarter turn, as the cover classifier's are
+    return kept_samples((("train", train_seeds), ("val", val_seeds)), _cached, rng,
+                        lambda: _inner_quad(int(rng.integers(4))))
 
 
 RECIPE = register(replace(
