@@ -47,6 +47,10 @@ MIN_JOIN_LINES = 2
 #: Lines more than a cell apart must be a whole number of cells apart, within this share of
 #: a cell (a seam or two adds about a seventh), else they are not one board.
 OFF_PITCH = 0.3
+#: ...but two parts an arm splits apart may lie up to this share of a cell wider than a whole
+#: number of cells: the seams the arm hides widen the gap, and the line at each side of it,
+#: cut by the arm, has its centre on its shown part, away from the arm.
+JOIN_WIDER = 0.45
 #: Spacings within this range (shares of a cell) count as "neighbours" for the typical step.
 NEIGHBOUR_STEP = (0.8, 1.3)
 #: The two sides of a centred board may differ by this share of a cell before a hidden
@@ -265,7 +269,8 @@ def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
             near, far = (chains[k + step], chains[k]) if step < 0 else (chains[k], chains[k + step])
             gap = (far[0][0] - near[0][-1]) / pitch
             other = chains[k + step]
-            if (gap > MAX_JOIN or abs(gap - round(gap)) > OFF_PITCH or len(other[0]) < MIN_JOIN_LINES
+            wider = gap - np.floor(gap)
+            if (gap > MAX_JOIN or OFF_PITCH < 1 - wider and wider > JOIN_WIDER or len(other[0]) < MIN_JOIN_LINES
                     or other[1].sum() / len(other[0]) < JOIN_DENSITY * density):
                 break
             k += step

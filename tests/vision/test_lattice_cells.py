@@ -60,6 +60,27 @@ def test_the_part_beyond_an_arm_is_joined_though_a_hand_hides_some_of_it():
     assert len(lat.columns) == 20 and (~lat.found_columns).sum() == 3
 
 
+def blobs(xs, ys, sizes):
+    """(N, 4) blobs: centres at ``xs`` x ``ys``, each column's width from ``sizes`` (x -> px)."""
+    return np.array([(x, y, sizes.get(x, CELL), CELL) for x in xs for y in ys], np.float64)
+
+
+@pytest.mark.parametrize("wider, joined", [(0.0, True), (0.37, True), (0.6, False)])
+def test_the_parts_an_arm_splits_join_though_its_seams_and_cut_edges_widen_the_gap(wider, joined):
+    # columns 8-10 under an arm (the seam after column 7 with them), columns 7 and 11 cut by it:
+    # their shown parts' centres lie away from the arm, so the gap is wider than whole cells
+    xs = seamed(20)
+    cut = (wider * CELL - 4.8) / 2  # the seam under the arm, and each cut column's shift
+    left, right = [x - cut * (k == 7) for k, x in enumerate(xs[:8])], [x + cut * (k == 0) for k, x in enumerate(xs[11:])]
+    sizes = {left[-1]: 0.6 * CELL, right[0]: 0.6 * CELL}
+    lat = aligned_lattice(np.concatenate([blobs(left, seamed(8), sizes), blobs(right, seamed(8), sizes)]), CELL)
+    if joined:
+        assert len(lat.columns) == 20 and lat.found_columns.tolist() == [True] * 8 + [False] * 3 + [True] * 9
+        assert np.abs(lat.columns[8:11] - np.array(xs[8:11])).max() < 0.25 * CELL
+    else:  # not a whole number of cells apart, however widened: the longer part alone
+        assert len(lat.columns) == 9
+
+
 def test_a_few_blobs_between_two_columns_are_not_a_column():
     # two card halves off their spaces' centres, half a cell right of the first column
     xs, ys = seamed(6, seam=0.0), seamed(4, seam=0.0)

@@ -167,6 +167,14 @@ def test_a_board_located_by_fewer_markers_is_read_whole(recogniser, seed, shape)
     assert scene_score(shot, reading)["wrong strict"] <= 3
 
 
+def test_a_board_an_arm_splits_across_its_seams_is_read_as_one(recogniser):
+    # validation render 2000550: an arm over a seam of the board; the part beyond it lies
+    # 0.3-0.45 of a space wider than whole spaces from the first and was left out (30 spaces
+    # wrong before the join allowed for the seams and the cut columns at the arm's edges)
+    shot = shoot(2_000_550)
+    assert scene_score(shot, recogniser.read(shot.image))["wrong"] == 0
+
+
 def test_zones_board_shapes_are_checked_and_optional():
     shipped = zones_for(None)
     assert (8, 12) in shipped.board_shapes and (12, 8) in shipped.board_shapes
