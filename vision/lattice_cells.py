@@ -102,11 +102,16 @@ class AlignedLattice:
                              f"and {len(self.columns)} columns")
 
     def centres(self) -> np.ndarray:
-        """(R, C, 2): each cell's centre, bends included."""
+        """(R, C, 2): each cell's centre, bends included. The bend, fitted where cells show, is
+        not carried past the outermost lines found: a line added beyond them (a hand over the
+        board's edge) takes the bend of the nearest found one (a quadratic carried several
+        lines on moved a hidden row a whole cell)."""
         x, y = np.meshgrid(self.columns, self.rows)
         centres = np.stack([x, y], -1)
         if self.bend is not None:
-            centres = centres + _bend_terms(centres) @ self.bend.T
+            cols, rows = self.columns[self.found_columns], self.rows[self.found_rows]
+            at = np.stack([np.clip(x, cols.min(), cols.max()), np.clip(y, rows.min(), rows.max())], -1)
+            centres = centres + _bend_terms(at) @ self.bend.T
         return centres
 
     def quads(self) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tableref.vision.lattice_cells import aligned_lattice, square_blobs
+from tableref.vision.lattice_cells import AlignedLattice, aligned_lattice, square_blobs
 
 CELL = 36.0
 
@@ -79,6 +79,18 @@ def test_the_parts_an_arm_splits_join_though_its_seams_and_cut_edges_widen_the_g
         assert np.abs(lat.columns[8:11] - np.array(xs[8:11])).max() < 0.25 * CELL
     else:  # not a whole number of cells apart, however widened: the longer part alone
         assert len(lat.columns) == 9
+
+
+def test_the_bend_is_not_carried_past_the_lines_found():
+    # rows 0-3 added above the found rows 4-7 (an arm over them) take the bend of row 4, the
+    # first found, not the quadratic carried on past it
+    bend = np.zeros((2, 6))
+    bend[1, 5] = 8.0  # y moved by 8 (y / 500)^2
+    xs, ys = np.array(seamed(6, seam=0.0)), np.array(seamed(8, seam=0.0))
+    lat = AlignedLattice(xs, ys, CELL, np.ones(6, bool), np.arange(8) >= 4, bend)
+    moved = lat.centres()[..., 1] - ys[:, None]
+    assert np.allclose(moved[:4], moved[4]) and np.allclose(moved[4:, 0], 8.0 * (ys[4:] / 500.0) ** 2)
+    assert np.allclose(lat.centres()[..., 0], xs[None, :])
 
 
 def test_a_few_blobs_between_two_columns_are_not_a_column():
