@@ -121,7 +121,8 @@ def calibrate_hues(hsv: np.ndarray, start: Mapping[str, float], rounds: int = 2)
 def colours_of(hsv: np.ndarray, hues: Mapping[str, float]) -> tuple[list[str | None], np.ndarray]:
     """Each patch's colour name (None when its ring shows too little colour) and the share of
     its coloured ring pixels that agree (the confidence). A ring with too few strongly coloured
-    pixels is read from its bright, paler ones (:data:`GLARE_SATURATION`): a lamp's glare.
+    pixels is read from its bright, paler ones (:data:`GLARE_SATURATION`): a lamp's glare; with
+    too few of those, from its paler ones of any brightness (:data:`FADED_SATURATION`): a blur.
 
     Only pixels within :data:`BOARD_REACH` of a board colour vote; the others (a sleeve or a
     cup over part of the space) count against the share. Before, they voted for the nearest
@@ -137,6 +138,8 @@ def colours_of(hsv: np.ndarray, hues: Mapping[str, float]) -> tuple[list[str | N
     good = (ring[..., 1] >= COLOUR_SATURATION) & (ring[..., 2] >= COLOUR_VALUE)
     washed = good.sum(axis=1) < MIN_COLOUR_PIXELS
     good[washed] = ((ring[..., 1] >= GLARE_SATURATION) & (ring[..., 2] >= GLARE_VALUE))[washed]
+    faded = good.sum(axis=1) < MIN_COLOUR_PIXELS
+    good[faded] = ((ring[..., 1] >= FADED_SATURATION) & (ring[..., 2] >= COLOUR_VALUE))[faded]
     gaps = np.stack([_hue_gap(ring[..., 0].astype(np.float64), c) for c in centres], axis=-1)
     nearest = _board_colour(gaps, axis=-1)
     votes = np.stack([((nearest == k) & good).sum(axis=1) for k in range(len(names))], axis=1)
@@ -155,6 +158,12 @@ MIN_COLOUR_PIXELS = 20
 #: On validation renders 2000450..2000749 spaces whose colour was left unknown 21 -> 13, none
 #: read a wrong colour (60 and 40 gave the same).
 GLARE_SATURATION, GLARE_VALUE = 60, 200
+#: Where neither shows enough, a blur has washed the colour out (a token's dark disc smeared
+#: over a card's half, validation renders 2000623 and 2000792: green at saturation 60-117):
+#: pixels of at least this saturation count. On validation renders 2000450..2000749 and
+#: 2000750..2000999, boards exactly right 284 -> 285 and 228 -> 229, no colour misread (50 and
+#: 90 the same).
+FADED_SATURATION = 70
 
 
 def seam_pale(rect: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:

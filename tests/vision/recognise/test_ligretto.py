@@ -182,6 +182,15 @@ def test_a_board_an_arm_splits_is_read_as_one(recogniser, seed):
     assert scene_score(shot, recogniser.read(shot.image))["wrong"] == 0
 
 
+def test_a_blurred_card_half_under_a_token_keeps_its_colour(recogniser):
+    # validation render 2000623: the blur smears the token's dark disc over the green half
+    # (saturation 60-117 on its ring), whose colour was left unknown before FADED_SATURATION
+    shot = shoot(2_000_623)
+    reading = recogniser.read(shot.image)
+    assert {s.cell: s.colour for s in reading.spaces}[(4, 0)] == "green" == shot.spaces[(4, 0)].colour
+    assert scene_score(shot, reading)["wrong"] == 0
+
+
 def test_zones_board_shapes_are_checked_and_optional():
     shipped = zones_for(None)
     assert (8, 12) in shipped.board_shapes and (12, 8) in shipped.board_shapes

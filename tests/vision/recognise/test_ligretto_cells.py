@@ -46,12 +46,13 @@ def test_a_purple_object_over_spaces_does_not_drag_red_away():
 @pytest.mark.parametrize("saturation, value, expected", [
     (220, 200, "green"),  # plainly coloured
     (95, 250, "green"),  # under a lamp's glare: bright and paler, still its colour
-    (95, 150, None),  # as pale but not bright: too little colour to tell
+    (95, 150, "green"),  # as pale but not bright: washed out by a blur, still its colour
+    (60, 150, None),  # paler still: too little colour to tell
     (30, 250, None),  # white
     (180, 42, "green"),  # in a shadow: dark, but strongly coloured (validation render 2000828)
     (180, 25, None),  # as dark as the ink of a border or a token's shade: no colour
 ])
-def test_a_space_under_glare_keeps_its_colour(saturation, value, expected):
+def test_a_space_under_glare_or_blurred_keeps_its_colour(saturation, value, expected):
     hsv = patch_hsv(patches([66], saturation, value))
     names, share = colours_of(hsv, START)
     assert names == [expected] and (share[0] == 1.0) == (expected is not None)
