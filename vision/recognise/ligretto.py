@@ -516,19 +516,21 @@ def at_most_jokers(spaces: dict[tuple[int, int], SpaceReading], index: dict[tupl
                    borders: np.ndarray, per_player: int = JOKERS_PER_PLAYER) -> dict[tuple[int, int], SpaceReading]:
     """``spaces`` with no owner holding more than ``per_player`` of the jokers read: each
     player has two ("2 joker tiles that also have matching borders", the rulebook's set-up).
-    When more are read with one border, the jokers' owners become the likeliest under that
-    limit (:func:`~.ligretto_decide.owners_within`, on ``borders``: each space's joker border
-    probabilities by flat ``index``); an owner so moved below :data:`MIN_CONFIDENCE` is unknown.
+    The jokers' owners are the likeliest under that limit (:func:`~.ligretto_decide.owners_within`,
+    on ``borders``: each space's joker border probabilities by flat ``index``), those read
+    without an owner included: a joker read as much double as dashed is dashed where two double
+    ones are read surely (validation render 2000718). An owner so placed below
+    :data:`MIN_CONFIDENCE` is unknown.
     """
-    jokers = [s for s in spaces.values() if s.cover == JOKER and s.owner is not None]
-    if not any(n > per_player for n in np.bincount([s.owner for s in jokers], minlength=len(BORDERS))) \
-            or len(jokers) > per_player * len(BORDERS):
+    jokers = [s for s in spaces.values() if s.cover == JOKER]
+    if not jokers or len(jokers) > per_player * len(BORDERS):
         return spaces
     owners, sure = decide.owners_within(np.array([borders[index[s.cell]] for s in jokers]), per_player)
     out = dict(spaces)
     for s, owner, p in zip(jokers, owners, sure):
-        if owner != s.owner:
-            out[s.cell] = replace(s, owner=owner if p >= MIN_CONFIDENCE else None)
+        placed = owner if p >= MIN_CONFIDENCE else None
+        if placed != s.owner:
+            out[s.cell] = replace(s, owner=placed)
     return out
 
 

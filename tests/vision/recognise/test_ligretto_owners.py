@@ -37,6 +37,10 @@ def jokers(rows: list[list[float]]) -> tuple[dict, dict, np.ndarray]:
       [0, 0.02, 0.98, 0], [0, 0.01, 0.99, 0], [0, 0.999, 0, 0.001]], [1, 0, 3, 0, 2, 2, 1]),
     # an unsure joker (no owner read) counts for no one
     ([[0, 0.99, 0.01, 0], [0.3, 0.3, 0.2, 0.2], [0, 0.999, 0.001, 0]], [1, None, 1]),
+    # one read as much double as dashed, two double read surely: dashed (validation render 2000718)
+    ([[0, 0.99, 0.01, 0], [0, 0.5, 0.48, 0.02], [0, 0.999, 0.001, 0]], [1, 2, 1]),
+    # ... but with double not full it stays unknown
+    ([[0, 0.99, 0.01, 0], [0, 0.5, 0.48, 0.02], [0.999, 0, 0.001, 0]], [1, None, 0]),
 ])
 def test_no_owner_keeps_more_than_two_jokers(rows, owners):
     spaces, index, borders = jokers(rows)
