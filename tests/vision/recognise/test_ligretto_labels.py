@@ -70,6 +70,9 @@ def test_card_quad_refuses_spaces_that_are_not_neighbours(b_cell):
     # ... but it settles halves that disagree
     ([0.0, 0.6, 0.0, 0.4], [0.0, 0.3, 0.0, 0.7], [0.0, 0.1, 0.0, 0.9], 3),
     ([0.7, 0.3, 0.0, 0.0], [0.7, 0.3, 0.0, 0.0], [0.05, 0.95, 0.0, 0.0], 1),
+    # halves that agree unsurely: the whole look, counted as much as both, settles them
+    # (validation render 2000843; counted once, double 0.61)
+    ([0.0, 0.65, 0.0, 0.35], [0.0, 0.74, 0.0, 0.26], [0.0, 0.23, 0.0, 0.77], 3),
 ])
 def test_joint_border(a, b, whole, best):
     a, b = np.array(a), np.array(b)
