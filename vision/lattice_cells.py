@@ -274,8 +274,9 @@ def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
             near, far = (chains[k + step], chains[k]) if step < 0 else (chains[k], chains[k + step])
             gap = (far[0][0] - near[0][-1]) / pitch
             other = chains[k + step]
-            wider = gap - np.floor(gap)
-            if (gap > MAX_JOIN or OFF_PITCH < 1 - wider and wider > JOIN_WIDER or len(other[0]) < MIN_JOIN_LINES
+            wider = gap - np.floor(gap)  # past a whole number of pitches; near 1: a little short of one
+            whole = wider <= JOIN_WIDER or wider >= 1.0 - OFF_PITCH
+            if (gap > MAX_JOIN or not whole or len(other[0]) < MIN_JOIN_LINES
                     or other[1].sum() / len(other[0]) < JOIN_DENSITY * density):
                 break
             k += step

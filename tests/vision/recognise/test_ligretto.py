@@ -346,6 +346,7 @@ def test_a_card_beside_a_hidden_space_is_read_only_when_sure(row, confidences, e
     ("?cn", [0.0, 0.9, 1.0], (1,), [None, None, "none"], [1]),
     # a sure card, or an unsure one with nothing unknown beside it, is never asked
     ("?cc", [0.0, 0.995, 0.9], (1, 2), [None, "card", "card"], []),
+    # both unsure cards beside it are asked; only the one found covered is unknown
     ("c?c", [0.9, 0.0, 0.9], (0,), [None, None, "card"], [0, 2]),
 ])
 def test_a_card_beside_a_hidden_space_is_kept_where_the_partly_hidden_model_finds_it_clear(
