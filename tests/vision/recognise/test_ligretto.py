@@ -29,13 +29,17 @@ SEED, SCENES = 3_100_000, 40
 #: the turned looks (2026-12-01: 0.56 % and 26; with the cover classifier from half the
 #: renders 0.54 % and 23; without second looks 0.65 % and 19). With the partly-hidden model
 #: (2026-12-06): 0.509 % (strict) and 30 of 40, against 0.386 % and 31 without it (by the
-#: benchmark's count 12 spaces wrong either way, 36 boards exact against 34).
-MAX_SPACE_ERROR, MIN_EXACT = 0.008, 0.55
+#: benchmark's count 12 spaces wrong either way, 36 boards exact against 34). With the split
+#: boards joined, the cards beside an arm asked of that model, the faded colours, the jokers'
+#: limit and the border weighting (2026-12-06, afternoon): 0.351 % (strict) and 30 of 40 (by
+#: the benchmark's count 3 spaces wrong, 37 boards exact); the bound was 0.008 until then.
+MAX_SPACE_ERROR, MIN_EXACT = 0.006, 0.55
 #: Misread readings per space, whatever the count of misses (a change that trades unread
 #: spaces for wrong readings fails here): 10 in 5,696 spaces (0.18 %) measured on these renders
 #: with the shipped models and turned looks (2026-12-03; 13 without them; by the benchmark's
-#: count 22 spaces wrong, 31 boards exact); 2 with the partly-hidden model (2026-12-06; 4 without).
-MAX_MISREAD = 0.004
+#: count 22 spaces wrong, 31 boards exact); 2 with the partly-hidden model (2026-12-06; 4
+#: without), 2 that afternoon; the bound was 0.004 until then.
+MAX_MISREAD = 0.002
 
 
 @pytest.fixture(scope="module")
