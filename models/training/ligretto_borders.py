@@ -17,6 +17,8 @@ renders ``VAL_SEED ..``; each render's cards are cached as ``.npz`` under ``$TAB
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from ...rules.ligretto.catalogue import BORDERS
@@ -57,9 +59,11 @@ def _context_prep() -> Preprocessing:
     return Preprocessing(CONTEXT_SIZE, "bgr", (0.0, 0.0, 0.0), (1.0, 1.0, 1.0), CropSettings("quad", CONTEXT_MARGIN))
 
 
-def render_cards(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Render ``seed`` and cut its cards: (patches (N, 64, 128, 3) uint8, border indices (N,)).
-    A render whose table cannot be located gives none (the recogniser would read no card)."""
+def render_lengthwise(seed: int, found_of: Callable[[object], list[tuple[np.ndarray, str]]],
+                      labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Render ``seed`` and cut what ``found_of(render)`` lists ((quad in image px, lengthwise;
+    label)): (patches (N, 64, 128, 3) uint8, label indices (N,)). A render whose table cannot
+    be located gives none (the recogniser would read no card)."""
     from ...vision.synthetic.dataset import sample
 
     s = sample("ligretto", seed)
@@ -68,11 +72,36 @@ def render_cards(seed: int) -> tuple[np.ndarray, np.ndarray]:
         locate_ligretto(s.image, None, zones_for(None), two_markers="opposite")
     except RecognitionError:
         return empty
-    found = card_samples(s)
+    found = list(found_of(s))
     if not found:
         return empty
     patches = crop_patches(s.image, [q for q, _ in found], _context_prep())
-    return patches, np.array([BORDERS.index(b) for _, b in found], np.int64)
+    return patches, np.array([list(labels).index(label) for _, label in found], np.int64)
+
+
+def lengthwise_samples(seed: int, count: int, per_render: int, folder, cached: Callable[[int], tuple],
+                       labels: Sequence[str], what: str) -> list[SpotSample]:
+    """About ``count`` samples cut lengthwise (``per_render`` a render) from training and
+    validation renders, each render's made by ``cached(seed)`` (a module-level function) into
+    ``folder``; each crop turned by a random half turn."""
+    train_seeds, val_seeds = seeds_for(count, per_render, VAL_RATIO, TRAIN_SEED, VAL_SEED)
+    offset = seed - TRAIN_SEED
+    train_seeds = [s + offset for s in train_seeds]
+    fill_cache(train_seeds + val_seeds, folder, cached, what)
+    rng = np.random.default_rng(seed)
+    inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
+    samples: list[SpotSample] = []
+    for split, seeds in (("train", train_seeds), ("val", val_seeds)):
+        for s in seeds:
+            patches, indices = cached(s)
+            samples += [SpotSample(p, np.roll(inner, 2 * int(rng.integers(2)), axis=0), labels[k], None, split)
+                        for p, k in zip(patches, indices)]
+    return samples
+
+
+def render_cards(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Render ``seed`` and cut its cards: (patches, border indices) (:func:`render_lengthwise`)."""
+    return render_lengthwise(seed, card_samples, BORDERS)
 
 
 def _cached(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -81,19 +110,7 @@ def _cached(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def build_borders(seed: int, count: int) -> list[SpotSample]:
     """About ``count`` card samples from training and validation renders (cached)."""
-    train_seeds, val_seeds = seeds_for(count, SAMPLES_PER_RENDER, VAL_RATIO, TRAIN_SEED, VAL_SEED)
-    offset = seed - TRAIN_SEED
-    train_seeds = [s + offset for s in train_seeds]
-    fill_cache(train_seeds + val_seeds, cache_dir(), _cached, "Ligretto (cards)")
-    rng = np.random.default_rng(seed)
-    inner = inner_quad(CONTEXT_SIZE, CONTEXT_MARGIN)
-    samples: list[SpotSample] = []
-    for split, seeds in (("train", train_seeds), ("val", val_seeds)):
-        for s in seeds:
-            patches, borders = _cached(s)
-            samples += [SpotSample(p, np.roll(inner, 2 * int(rng.integers(2)), axis=0), BORDERS[b], None, split)
-                        for p, b in zip(patches, borders)]
-    return samples
+    return lengthwise_samples(seed, count, SAMPLES_PER_RENDER, cache_dir(), _cached, BORDERS, "Ligretto (cards)")
 
 
 MEASURED_ON = (f"face-up cards of renders of the digital twin (validation render seeds {VAL_SEED}..; training "

@@ -28,7 +28,7 @@ RECIPE_MODULES = ("tableref.models.training.smoke", "tableref.models.training.do
                   "tableref.models.training.dolcevita_cover",
                   "tableref.models.training.ligretto", "tableref.models.training.daluigi",
                   "tableref.models.training.daluigi_dishes", "tableref.models.training.ligretto_borders",
-                  "tableref.models.training.ligretto_hidden")
+                  "tableref.models.training.ligretto_hidden", "tableref.models.training.ligretto_seams")
 
 #: Builds the sample pool: ``build(seed, count)`` -> at least ``count`` samples.
 Builder = Callable[[int, int], Sequence[Sample]]

@@ -49,8 +49,8 @@ from .common import (ProfileFollower, RecognitionError, blur_report, check_secon
 from .cover import check_cover_model, covered, open_cover_model
 from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
-from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SECOND_CELLS_MODEL,
-                              TOKENS_MODEL, card_quad)
+from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SEAM_LABELS,
+                              SEAMS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES, card_quad)
 from .ligretto_pairs import lone_halves, match
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -179,14 +179,15 @@ class LigrettoRecogniser:
 
     def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None,
                  second: Classifier | None = None, borders: Classifier | None = None,
-                 hidden: Classifier | None = None):
+                 hidden: Classifier | None = None, seams: Classifier | None = None):
         check_second_model(cell_model, second, "spaces")
         check_cover_model(hidden)
-        if borders is not None and tuple(borders.labels) != tuple(BORDERS):
-            raise RecognitionError(f"model {borders.card.name!r} does not read border styles: its labels are "
-                                   f"{list(borders.labels)}, not {list(BORDERS)}")
+        for model, labels, what in ((borders, BORDERS, "border styles"), (seams, SEAM_LABELS, "card seams")):
+            if model is not None and tuple(model.labels) != tuple(labels):
+                raise RecognitionError(f"model {model.card.name!r} does not read {what}: its labels are "
+                                       f"{list(model.labels)}, not {list(labels)}")
         self.cell_model, self.token_model, self.second, self.borders = cell_model, token_model, second, borders
-        self.hidden = hidden
+        self.hidden, self.seams = hidden, seams
         self.zones = zones or zones_for(None)
         self._last: tuple[Observation, LigrettoReading] | None = None
         self._follower = ProfileFollower(CELLS_MODEL)
@@ -202,10 +203,11 @@ class LigrettoRecogniser:
         def card(name: str) -> Path:
             return model_card_path(name, model_dir, profile, MODELS_DIR)
 
-        cells = card(CELLS_MODEL)
+        cells, shipped = card(CELLS_MODEL), MODELS_DIR / f"{CELLS_MODEL}.card.json"
         return cls(Classifier.open(cells), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
                    second=open_second_model(cells, SECOND_CELLS_MODEL), borders=open_second_model(cells, BORDERS_MODEL),
-                   hidden=open_cover_model(cells, MODELS_DIR / f"{CELLS_MODEL}.card.json", HIDDEN_MODEL))
+                   hidden=open_cover_model(cells, shipped, HIDDEN_MODEL),
+                   seams=open_second_model(cells, SEAMS_MODEL) or open_second_model(shipped, SEAMS_MODEL))
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
@@ -214,7 +216,7 @@ class LigrettoRecogniser:
         if self._follower.follow(profile):
             other = LigrettoRecogniser.open(profile=profile)
             self.cell_model, self.token_model = other.cell_model, other.token_model
-            self.second, self.borders, self.hidden = other.second, other.borders, other.hidden
+            self.second, self.borders, self.hidden, self.seams = other.second, other.borders, other.hidden, other.seams
         return self.read(image, profile).observation
 
     def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
@@ -283,7 +285,8 @@ class LigrettoRecogniser:
                                     lambda quads: covered(self.hidden, image, quads, 1.0 - HIDDEN_SURE))
         rect_quads = board.cell_quads_rect()[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
         whole = None if self.borders is None else self._whole_cards(photo, quads_px, index)
-        cards, paired = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect, whole)
+        apart = None if self.seams is None else self._apart(photo, quads_px, index)
+        cards, paired = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect, whole, apart)
 
         def again(cell: tuple[int, int], kind: str, confidence: float) -> SpaceReading:
             i = index[cell]
@@ -333,6 +336,20 @@ class LigrettoRecogniser:
                 return np.empty((0, len(BORDERS)))
             quads = [card_quad(quads_px[index[a]], quads_px[index[b]], a, b) for a, b in pairs]
             return self.borders.predict(crop(image, quads, prep)).probabilities.astype(np.float64)
+        return look
+
+    def _apart(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> Callable[[list[tuple]], np.ndarray]:
+        """The seam classifier's look at pairs of neighbouring cells (``index``: cell -> flat
+        index into ``quads_px``) of ``image``, the photograph as taken (as it learnt them,
+        :mod:`~tableref.models.training.ligretto_seams`): pairs -> (N,) the probability that
+        each pair is two pieces side by side, not one card."""
+        prep, two = self.seams.card.preprocessing, SEAM_LABELS.index(TWO_PIECES)
+
+        def look(pairs: list[tuple]) -> np.ndarray:
+            if not pairs:
+                return np.empty(0)
+            quads = [card_quad(quads_px[index[a]], quads_px[index[b]], a, b) for a, b in pairs]
+            return self.seams.predict(crop(image, quads, prep)).probabilities[:, two].astype(np.float64)
         return look
 
 
@@ -585,18 +602,26 @@ DISAGREE_COST = 0.2
 
 
 def _pair_cards(spaces: dict, index: dict, borders: np.ndarray, rect_quads: np.ndarray,
-                rect: np.ndarray, whole: WholeLook | None = None) -> tuple[list[CardReading], set]:
+                rect: np.ndarray, whole: WholeLook | None = None,
+                apart: Callable[[list[tuple]], np.ndarray] | None = None) -> tuple[list[CardReading], set]:
     """Neighbouring card halves paired into cards (:mod:`.ligretto_pairs`); each pair's owner is
     the border style both halves most probably share (with ``whole``, a look at the whole card,
-    pairs -> border probabilities, joining them), written back into ``spaces``. Returns the
-    cards whose owner is sure, and every half paired."""
+    pairs -> border probabilities, joining them), written back into ``spaces``. How far apart two
+    halves lie is ``apart`` (neighbouring pairs -> the seam classifier's probability that they
+    are two pieces) where given, else how pale the strip between them is
+    (:func:`~.ligretto_cells.seam_pale`). Returns the cards whose owner is sure, and every half
+    paired."""
     halves = sorted(cell for cell, s in spaces.items() if s.cover == CARD)
+    touching = [(a, b) for a in halves for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1))
+                if b in spaces and spaces[b].cover == CARD]
+    split = (dict(zip(touching, apart(touching))) if apart is not None else
+             {(a, b): cells.seam_pale(rect, rect_quads[a], rect_quads[b]) for a, b in touching})
 
     def cost(a: tuple[int, int], b: tuple[int, int]) -> float | None:
-        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+        if (a, b) not in split:
             return None
         _, _, agree = decide.joint_border(borders[index[a]], borders[index[b]])
-        return cells.seam_pale(rect, rect_quads[a], rect_quads[b]) + DISAGREE_COST * (1.0 - agree)
+        return float(split[a, b]) + DISAGREE_COST * (1.0 - agree)
 
     pairs = match(halves, cost)
     looks = whole(pairs) if whole is not None else [None] * len(pairs)

@@ -6,6 +6,8 @@ or an object (``hidden``), or that the place is no space of the board at all (``
 ``ligretto-tokens`` says whether a black Ligretto token stands on it. Both read the same crop.
 ``ligretto-borders`` says a whole card's border style (its owner), from the card laid lengthwise.
 ``ligretto-hidden`` says whether a hand or an object lies over part of a space (same crop).
+``ligretto-seams`` says whether two neighbouring card halves are one card or two pieces side by
+side, from the two spaces cut as ``ligretto-borders`` cuts a card.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ CELLS_MODEL, TOKENS_MODEL = "ligretto-cells", "ligretto-tokens"
 SECOND_CELLS_MODEL = "ligretto-cells-b"
 #: The card classifier: a whole card's border style.
 BORDERS_MODEL = "ligretto-borders"
+#: The seam classifier: whether two neighbouring card halves are one card (its labels).
+SEAMS_MODEL = "ligretto-seams"
+ONE_CARD, TWO_PIECES = "one", "two"
+SEAM_LABELS: tuple[str, ...] = (ONE_CARD, TWO_PIECES)
 #: The partly-hidden model: whether a hand or an object lies over part of a space (:mod:`.cover`).
 HIDDEN_MODEL = "ligretto-hidden"
 EMPTY, START, HIDDEN, OFF = "empty", "start", "hidden", "off"
