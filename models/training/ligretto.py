@@ -235,7 +235,7 @@ AUGMENT = Augmentation(temperature=0.3, brightness=0.3, blur_sigma=1.2, noise_st
 #: Spaces sampled (about SAMPLES_PER_RENDER a render): the cover classifier's from 1,130 renders
 #: (960 for training, 170 for validation; 565 until 2026-12-05), the token classifier's (an
 #: easier task) from the first 283 of them (241 and 42).
-CELLS_SAMPLES, TOKENS_SAMPLES = 192_000, 48_000
+CELLS_SAMPLES, TOKENS_SAMPLES = 192_000, 192_000
 
 CELLS_RECIPE = register(Recipe(
     name=CELLS_MODEL,
@@ -261,8 +261,8 @@ TOKENS_RECIPE = register(Recipe(
     labels=TOKEN_LABELS, preprocessing=PREPROCESSING, build=build_tokens, samples=TOKENS_SAMPLES,
     val_fraction=VAL_RATIO,
     measured_on=MEASURED_ON, augmentation=AUGMENT,
-    settings={"epochs": 3, "batch_size": 128, "learning_rate": 3e-3},
-    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(8, 16, 32, 48), pool_grid=1, split=split_by_render,
+    settings={"epochs": 4, "batch_size": 128, "learning_rate": 3e-3},
+    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(16, 32, 48, 64), pool_grid=1, split=split_by_render,
 ))
 
 

@@ -256,10 +256,6 @@ class LigrettoRecogniser:
                                   list(quads_px), SECOND_LOOKS, SECOND_LOOK_BELOW,
                                   first=self.cell_model.predict(tensor).probabilities, others=others)
         cover = self._partly_hidden(image, quads_px, cover)
-        if self.token_model.card.preprocessing == self.cell_model.card.preprocessing:
-            token = self.token_model.predict(tensor)
-        else:
-            token = self.token_model.classify(image, list(quads_px))
         labels = list(self.cell_model.labels)
         kind_p = decide.kinds(cover, labels)
         kind = np.array(decide.KINDS)[kind_p.argmax(axis=1)]
@@ -267,10 +263,18 @@ class LigrettoRecogniser:
         keep_r = _settle_padding(keep_r, rows, board.lattice.padded[0])
         keep_c = _settle_padding(keep_c, cols, board.lattice.padded[1])
         keep_r, keep_c = _known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
+        # the token model reads the board's spaces only, not the places around it
+        kept = np.array([r * cols + c for r in range(keep_r[0], keep_r[1] + 1)
+                         for c in range(keep_c[0], keep_c[1] + 1)], np.int64)
+        if self.token_model.card.preprocessing == self.cell_model.card.preprocessing:
+            token = self.token_model.predict(tensor[kept])
+        else:
+            token = self.token_model.classify(image, list(quads_px[kept]))
+        token_present = np.zeros(len(quads_px))
+        token_present[kept] = decide.token_probability(token.probabilities, list(self.token_model.labels))
         evidence = _Evidence(kind, kind_p, decide.borders(cover, labels, CARD),
                              decide.borders(cover, labels, JOKER),
-                             decide.start_probability(cover, labels),
-                             decide.token_probability(token.probabilities, list(self.token_model.labels)))
+                             decide.start_probability(cover, labels), token_present)
         hsv = cells.patch_hsv(cells.cell_patches(board.rect, board.cell_quads_rect().reshape(-1, 4, 2)))
         hues = cells.calibrate_hues(hsv, cells.reference_hues(_references(profile, zones)))
         colour, colour_share = cells.colours_of(hsv, hues)
