@@ -262,7 +262,7 @@ TOKENS_RECIPE = register(Recipe(
     val_fraction=VAL_RATIO,
     measured_on=MEASURED_ON, augmentation=AUGMENT,
     settings={"epochs": 4, "batch_size": 128, "learning_rate": 3e-3},
-    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(16, 32, 48, 64), pool_grid=1, split=split_by_render,
+    train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(8, 16, 32, 48), pool_grid=1, split=split_by_render,
 ))
 
 

@@ -263,9 +263,10 @@ class LigrettoRecogniser:
         keep_r = _settle_padding(keep_r, rows, board.lattice.padded[0])
         keep_c = _settle_padding(keep_c, cols, board.lattice.padded[1])
         keep_r, keep_c = _known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
-        # the token model reads the board's spaces only, not the places around it
-        kept = np.array([r * cols + c for r in range(keep_r[0], keep_r[1] + 1)
-                         for c in range(keep_c[0], keep_c[1] + 1)], np.int64)
+        # the token model reads the board's spaces that show, not the places around it nor the
+        # spaces read hidden (unknown in every respect)
+        board_spaces = (r * cols + c for r in range(keep_r[0], keep_r[1] + 1) for c in range(keep_c[0], keep_c[1] + 1))
+        kept = np.array([i for i in board_spaces if kind[i] not in (HIDDEN, OFF)], np.int64)
         if self.token_model.card.preprocessing == self.cell_model.card.preprocessing:
             token = self.token_model.predict(tensor[kept])
         else:

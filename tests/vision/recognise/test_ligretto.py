@@ -35,7 +35,8 @@ SEED, SCENES = 3_100_000, 40
 #: limit and the border weighting (2026-12-06, afternoon): 0.351 % (strict) and 30 of 40 (by
 #: the benchmark's count 3 spaces wrong, 37 boards exact); the bound was 0.008 until then.
 #: With the seam model pairing the halves (2026-12-06, evening): 0.316 % (strict) and 31 of 40
-#: (by the benchmark's count 1 space wrong, 39 boards exact).
+#: (by the benchmark's count 1 space wrong, 39 boards exact); with the token classifier
+#: trained on all the cover classifier's renders too, 0.281 % and 32 of 40 (no space wrong).
 MAX_SPACE_ERROR, MIN_EXACT = 0.006, 0.55
 #: Misread readings per space, whatever the count of misses (a change that trades unread
 #: spaces for wrong readings fails here): 10 in 5,696 spaces (0.18 %) measured on these renders
