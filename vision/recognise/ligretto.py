@@ -13,9 +13,10 @@
    part of it (:mod:`.cover`).
 4. Rows and columns at the board's edge that hold no space are dropped; no more spaces keep a
    token than the game has tokens (:func:`at_most_tokens`); the spaces become the rules'
-   ``CellSeen`` items, and card halves are paired into cards (a card read unsurely beside a
-   space left unknown is unknown too; a half left without a partner is settled by what lies
-   beside it); each card's owner is the border style its halves and a look at the whole card
+   ``CellSeen`` items, and card halves are paired into cards (which touching halves are one
+   card, a fourth classifier says where shipped: :meth:`LigrettoRecogniser._apart`; a card
+   read unsurely beside a space left unknown is unknown too; a half left without a partner is
+   settled by what lies beside it); each card's owner is the border style its halves and a look at the whole card
    (a third classifier, where shipped beside the cover model, on the photograph as taken, as it
    was trained: :meth:`LigrettoRecogniser._whole_cards`) agree on; last, no player keeps
    more jokers than the set gives each (:func:`at_most_jokers`).
@@ -175,7 +176,9 @@ class LigrettoRecogniser:
     halves pair into as a whole (:data:`~.ligretto_labels.BORDERS_MODEL`: its labels the border
     styles), and its answer joins the halves' in deciding the card's owner. ``hidden``, when
     given, is the partly-hidden model (labels ``clear``, ``covered``), asked of the spaces read
-    below :data:`HIDDEN_BELOW`."""
+    below :data:`HIDDEN_BELOW`. ``seams``, when given, says of two touching card halves whether
+    they are one card or two pieces (:data:`~.ligretto_labels.SEAMS_MODEL`), in pairing them;
+    without it, the paleness of the strip between them says so."""
 
     def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None,
                  second: Classifier | None = None, borders: Classifier | None = None,
@@ -198,8 +201,9 @@ class LigrettoRecogniser:
         :func:`~.common.model_card_path`) with the zones of ``profile``; the second cover model
         and the card model where their cards lie beside the first's
         (:func:`~.common.open_second_model`: models adapted to a set without them read without
-        them), the token model as found (it is never adapted), the partly-hidden model beside the
-        first else the shipped one (an enrolment adapts the classifiers, not it)."""
+        them), the token model as found (it is never adapted), the partly-hidden model and the
+        seam model beside the first else the shipped ones (an enrolment adapts the classifiers,
+        not them)."""
         def card(name: str) -> Path:
             return model_card_path(name, model_dir, profile, MODELS_DIR)
 

@@ -2,9 +2,10 @@
 
 Every card has two halves, so each half belongs to at most one pair, and a half with a
 neighbour of the same owner nearly always has its partner among them. Between two halves the
-cost of pairing them is how pale the strip along their shared edge is
-(:func:`~.ligretto_cells.seam_pale`: one card's halves meet at a thin white split, two pieces
-side by side at a wide pale band); a half left alone costs :data:`ALONE_COST`. The cheapest
+cost of pairing them is how likely they are two pieces (the recogniser's seam classifier, else
+how pale the strip along their shared edge is, :func:`~.ligretto_cells.seam_pale`: one card's
+halves meet at a thin white split, two pieces side by side at a wide pale band); a half left
+alone costs :data:`ALONE_COST`. The cheapest
 matching of each group of touching halves is found exactly (the groups are small).
 """
 
