@@ -18,6 +18,7 @@ renders ``VAL_SEED ..``; each render's cards are cached as ``.npz`` under ``$TAB
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -79,7 +80,7 @@ def render_lengthwise(seed: int, found_of: Callable[[object], list[tuple[np.ndar
     return patches, np.array([list(labels).index(label) for _, label in found], np.int64)
 
 
-def lengthwise_samples(seed: int, count: int, per_render: int, folder, cached: Callable[[int], tuple],
+def lengthwise_samples(seed: int, count: int, per_render: int, folder: Path, cached: Callable[[int], tuple],
                        labels: Sequence[str], what: str) -> list[SpotSample]:
     """About ``count`` samples cut lengthwise (``per_render`` a render) from training and
     validation renders, each render's made by ``cached(seed)`` (a module-level function) into

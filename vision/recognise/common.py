@@ -181,14 +181,16 @@ def model_card_path(name: str, model_dir: str | Path | None, profile: Profile | 
     return adapted if adapted is not None else shipped / f"{name}.card.json"
 
 
-def open_second_model(first: Path, name: str) -> Classifier | None:
+def open_second_model(first: Path, name: str, shipped: Path | None = None) -> Classifier | None:
     """The second model ``name`` whose card lies beside the first model's card ``first`` (in
     the same folder: the shipped models, a given folder, or the models adapted to a profile's
-    set), opened; or None. A second opinion from another folder (the shipped model beside one
-    adapted to the user's own set, say by an enrolment made before the game had a second
-    model) would pull the reading back towards what the first was adapted away from."""
-    card = first.with_name(f"{name}.card.json")
-    return Classifier.open(card) if card.is_file() else None
+    set), opened; else, with ``shipped`` (the first model's shipped card), the one beside that;
+    or None. A second opinion from another folder (the shipped model beside one adapted to the
+    user's own set, say by an enrolment made before the game had a second model) would pull the
+    reading back towards what the first was adapted away from; ``shipped`` is for models no
+    enrolment adapts (a hand over a spot, a card's seam look the same on any set)."""
+    cards = [beside.with_name(f"{name}.card.json") for beside in (first, shipped) if beside is not None]
+    return next((Classifier.open(card) for card in cards if card.is_file()), None)
 
 
 def check_photo(image: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ def check_cover_model(model: Any) -> None:
 def open_cover_model(first: Path, shipped: Path, name: str) -> Classifier | None:
     """The cover model ``name`` beside the classifier card ``first``, else beside the shipped
     classifier card ``shipped``; None where neither folder holds it."""
-    return open_second_model(first, name) or open_second_model(shipped, name)
+    return open_second_model(first, name, shipped)
 
 
 def covered(model: Classifier, image: np.ndarray, quads: list[np.ndarray], sure: float) -> np.ndarray:

@@ -16,10 +16,10 @@
    ``CellSeen`` items, and card halves are paired into cards (which touching halves are one
    card, a fourth classifier says where shipped: :meth:`LigrettoRecogniser._apart`; a card
    read unsurely beside a space left unknown is unknown too; a half left without a partner is
-   settled by what lies beside it); each card's owner is the border style its halves and a look at the whole card
-   (a third classifier, where shipped beside the cover model, on the photograph as taken, as it
-   was trained: :meth:`LigrettoRecogniser._whole_cards`) agree on; last, no player keeps
-   more jokers than the set gives each (:func:`at_most_jokers`).
+   settled by what lies beside it); each card's owner is the border style its halves and a
+   look at the whole card (a third classifier, where shipped beside the cover model, on the
+   photograph as taken, as it was trained: :meth:`LigrettoRecogniser._whole_cards`) agree
+   on; last, no player keeps more jokers than the set gives each (:func:`at_most_jokers`).
 
 A space a hand hides is unknown (cover, colour and token None, confidence 0), never guessed;
 so is every reading below :data:`MIN_CONFIDENCE`.
@@ -91,7 +91,8 @@ DEBLUR_FROM_PX = 6.0
 #: model; asked below 0.95, 0.98 and 0.995 from 0.7: 279 and 224, 278 and 223, 277; below 0.9:
 #: 277; below 0.98 from 0.5, 0.85 and 0.9: 277 and 223, 276, 275; docs/benchmarks.md).
 HIDDEN_BELOW, HIDDEN_SURE = 0.95, 0.7
-#: A look at whole cards: pairs of neighbouring cells -> (pairs, border styles) probabilities.
+#: A look at pairs of neighbouring cells, each cut as one card: pairs -> (pairs, the model's
+#: labels) probabilities (the card model's border styles, the seam model's one or two pieces).
 WholeLook = Callable[[list[tuple]], np.ndarray]
 
 
@@ -211,7 +212,7 @@ class LigrettoRecogniser:
         return cls(Classifier.open(cells), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
                    second=open_second_model(cells, SECOND_CELLS_MODEL), borders=open_second_model(cells, BORDERS_MODEL),
                    hidden=open_cover_model(cells, shipped, HIDDEN_MODEL),
-                   seams=open_second_model(cells, SEAMS_MODEL) or open_second_model(shipped, SEAMS_MODEL))
+                   seams=open_second_model(cells, SEAMS_MODEL, shipped))
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
@@ -338,29 +339,29 @@ class LigrettoRecogniser:
         whole card looked at in the deconvolved image instead read boards exactly right 132,
         263, 216 of 150, 300, 250 against 133, 266, 216 so; the halves' own border
         probabilities read in the photograph as taken too, 132, 263, 214."""
-        prep = self.borders.card.preprocessing
-
-        def look(pairs: list[tuple]) -> np.ndarray:
-            if not pairs:
-                return np.empty((0, len(BORDERS)))
-            quads = [card_quad(quads_px[index[a]], quads_px[index[b]], a, b) for a, b in pairs]
-            return self.borders.predict(crop(image, quads, prep)).probabilities.astype(np.float64)
-        return look
+        return _look_at_pairs(self.borders, image, quads_px, index)
 
     def _apart(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> Callable[[list[tuple]], np.ndarray]:
         """The seam classifier's look at pairs of neighbouring cells (``index``: cell -> flat
         index into ``quads_px``) of ``image``, the photograph as taken (as it learnt them,
         :mod:`~tableref.models.training.ligretto_seams`): pairs -> (N,) the probability that
         each pair is two pieces side by side, not one card."""
-        prep, two = self.seams.card.preprocessing, SEAM_LABELS.index(TWO_PIECES)
+        look, two = _look_at_pairs(self.seams, image, quads_px, index), SEAM_LABELS.index(TWO_PIECES)
+        return lambda pairs: look(pairs)[:, two]
 
-        def look(pairs: list[tuple]) -> np.ndarray:
-            if not pairs:
-                return np.empty(0)
-            quads = [card_quad(quads_px[index[a]], quads_px[index[b]], a, b) for a, b in pairs]
-            return self.seams.predict(crop(image, quads, prep)).probabilities[:, two].astype(np.float64)
-        return look
 
+def _look_at_pairs(model: Classifier, image: np.ndarray, quads_px: np.ndarray, index: dict) -> WholeLook:
+    """``model``'s look at pairs of neighbouring cells of ``image`` (``index``: cell -> flat
+    index into ``quads_px``), each pair cut as one card lying on both
+    (:func:`~.ligretto_labels.card_quad`): pairs -> (N, len(model.labels)) probabilities."""
+    prep = model.card.preprocessing
+
+    def look(pairs: list[tuple]) -> np.ndarray:
+        if not pairs:
+            return np.empty((0, len(model.labels)))
+        quads = [card_quad(quads_px[index[a]], quads_px[index[b]], a, b) for a, b in pairs]
+        return model.predict(crop(image, quads, prep)).probabilities.astype(np.float64)
+    return look
 
 @dataclass(frozen=True, eq=False)
 class _Evidence:
