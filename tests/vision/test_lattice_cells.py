@@ -93,6 +93,44 @@ def test_the_bend_is_not_carried_past_the_lines_found():
     assert np.allclose(lat.centres()[..., 0], xs[None, :])
 
 
+def filled_beyond(found_cols, n, xs, ys, padded=(0, 0), cut=0.0):
+    """A lattice of ``ys`` rows whose first ``found_cols`` columns of ``xs`` were found (the
+    last of them ``cut`` px left of its place: a hand over it) and the rest of ``n`` filled in
+    at the plain pitch from them, as a centred board is completed."""
+    cols = list(xs[:found_cols - 1]) + [xs[found_cols - 1] - cut]
+    cols += [cols[-1] + k * CELL for k in range(1, n - found_cols + 1)]
+    return AlignedLattice(np.array(cols), np.array(ys, np.float64), CELL, np.arange(n) < found_cols,
+                          np.ones(len(ys), bool), None, padded)
+
+
+@pytest.mark.parametrize("shown_rows, moved", [(4, True), (1, False)])
+def test_a_column_filled_in_moves_onto_the_cells_that_show_along_it(shown_rows, moved):
+    # columns 0-6 found, the last cut by a hand; 7-10 under it and 11 beyond it, filled in at
+    # the plain pitch, a seam (4.8 px) short and the cut's 8 px: the last column's cells that
+    # show pull it onto them (validation render 2000751)
+    xs, ys = seamed(12), seamed(8, seam=0.0)
+    lat = filled_beyond(7, 12, xs, ys, cut=8.0)
+    assert abs(lat.columns[11] - xs[11]) > 0.35 * CELL
+    out = lat.snapped(blobs([xs[11]], ys[:shown_rows], {}), CELL)
+    if moved:
+        assert out.found_columns.tolist() == [True] * 7 + [False] * 4 + [True]
+        assert abs(out.columns[11] - xs[11]) < 0.5 and np.abs(out.columns - np.array(xs)).max() < 0.25 * CELL
+        assert np.allclose(np.diff(out.columns[6:]), (out.columns[11] - out.columns[6]) / 5)
+    else:  # one cell is no column
+        assert out is lat
+
+
+def test_only_whole_cells_of_the_board_move_a_filled_in_line_and_padded_candidates_stay():
+    xs, ys = seamed(12), seamed(8, seam=0.0)
+    lat = filled_beyond(7, 12, xs, ys, cut=8.0)
+    cut = blobs([xs[11]], ys, {xs[11]: 0.6 * CELL})  # cells cut by the hand: no line's place
+    beyond = blobs([lat.columns[11] + 0.6 * CELL], ys, {})  # farther than SNAP_REACH from the last
+    below = blobs([xs[11]], [ys[-1] + 2 * CELL, ys[-1] + 3 * CELL], {})  # a player's cards below the board
+    assert all(lat.snapped(b, CELL) is lat for b in (cut, beyond, below))
+    padded = filled_beyond(10, 12, xs, ys, padded=(0, 1), cut=8.0)  # column 11 a candidate only
+    assert padded.snapped(blobs([xs[11]], ys, {}), CELL) is padded
+
+
 def test_a_few_blobs_between_two_columns_are_not_a_column():
     # two card halves off their spaces' centres, half a cell right of the first column
     xs, ys = seamed(6, seam=0.0), seamed(4, seam=0.0)

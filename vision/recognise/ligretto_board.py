@@ -170,7 +170,7 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> Boar
     if zones.board_centred:  # about the table's middle, along the sides its markers measure
         h, w = rect.shape[:2]
         middle, axes = ((w - 1) / 2, (h - 1) / 2), spans(view.calibration.layout, view.calibration.markers_used)
-        lattice = lattice.centred(middle, axes).completed(zones.board_shapes, middle, axes)
+        lattice = lattice.centred(middle, axes).completed(zones.board_shapes, middle, axes).snapped(blobs, cell_px)
     return BoardView(rect, lattice, view)
 
 

@@ -408,6 +408,22 @@ def test_card_halves_are_paired_by_the_seam_model(recogniser, seed, half, partne
     assert {s.cell: s.owner for s in again.spaces}[half] != owner
 
 
+@pytest.mark.parametrize("seed, old_lattice", [
+    # one marker shows: the table rectified from it alone leaves the board's far columns bent
+    # 0.32 of a space from straight lines, past the bend's old reach (0.3)
+    (2_000_655, lambda m: m.setattr("tableref.vision.lattice_cells.MAX_BEND", 0.3)),
+    # a hand over columns 6-10: the last column, beyond it, was filled in at the plain pitch
+    # from the first part, 0.36 of a space from where its cells show
+    (2_000_751, lambda m: m.setattr("tableref.vision.lattice_cells.AlignedLattice.snapped",
+                                    lambda self, blobs, cell_px: self)),
+])
+def test_the_lattice_follows_the_spaces_that_show(recogniser, monkeypatch, seed, old_lattice):
+    shot = shoot(seed)  # validation renders, not the benchmark's test seeds
+    assert scene_score(shot, recogniser.read(shot.image))["wrong"] == 0
+    old_lattice(monkeypatch)
+    assert scene_score(shot, recogniser.read(shot.image))["wrong"] >= 2
+
+
 @pytest.mark.parametrize("row, token_confidences, expected", [
     # a token read unsurely beside a space left unknown: unknown (a hand's dark edge looks like its rim)
     ("?nn", [0.0, 0.9, 0.9], [None, None, True]),
