@@ -125,6 +125,22 @@ def test_board_shape_is_found_without_a_model(shots):
     assert right >= SCENES - 2
 
 
+@pytest.mark.parametrize("gap_px, blobs", [(0, 2), (2, 2)])
+def test_spaces_of_two_colours_touching_stay_two_blobs(gap_px, blobs):
+    # the four colours' thinned masks are searched together: a red and a yellow space side by
+    # side, with no gap or a thin one, are still two spaces
+    from tableref.vision.lattice_cells import square_blobs
+    from tableref.vision.recognise.ligretto_board import RECT_PX_PER_MM, _colour_masks
+
+    zones = zones_for(None)
+    side = int(round(zones.cell_mm * RECT_PX_PER_MM))
+    rect = np.full((3 * side, 4 * side, 3), 235, np.uint8)
+    rect[side:2 * side, side:2 * side] = zones.colours_bgr["red"]
+    rect[side:2 * side, 2 * side + gap_px:3 * side + gap_px] = zones.colours_bgr["yellow"]
+    found = square_blobs(np.bitwise_or.reduce(_colour_masks(rect, zones)), side)
+    assert len(found) == blobs
+
+
 def test_observation_is_fit_for_the_referee(shots, recogniser):
     shot = shots[0]
     reading = recogniser.read(shot.image)
