@@ -47,11 +47,16 @@ class View:
 
     def apply(self, quad: np.ndarray) -> np.ndarray:
         """``quad`` (4 corners in order) seen through this view."""
-        q = as_quad(quad)
-        centre = q.mean(axis=0)
-        along, across = q[1] - q[0], q[3] - q[0]
+        return self.apply_many(as_quad(quad)[None])[0]
+
+    def apply_many(self, quads: np.ndarray) -> np.ndarray:
+        """Quads (N, 4, 2) seen through this view, each as :meth:`apply` sees one (not checked
+        here: the crop that looks through them checks them)."""
+        q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+        centre = q.mean(axis=1, keepdims=True)
+        along, across = q[:, 1:2] - q[:, :1], q[:, 3:4] - q[:, :1]
         moved = centre + (q - centre) * self.scale + self.shift[0] * along + self.shift[1] * across
-        return np.roll(moved, -self.turns, axis=0)
+        return np.roll(moved, -self.turns, axis=1)
 
 
 Look = Callable[[list[np.ndarray]], np.ndarray]
@@ -74,7 +79,7 @@ def with_second_looks(look: Look, quads: Sequence[np.ndarray], views: Sequence[V
     logs = np.log(np.maximum(first[unsure].astype(np.float64), FLOOR))
     at = [np.asarray(quads[i], np.float64) for i in unsure]
     # every view's windows in one batch (one call of the model instead of one per view)
-    moved = [view.apply(q) for view in views for q in at]
+    moved = [q for view in views for q in view.apply_many(np.stack(at))]
     probs = [np.asarray(look(moved), np.float64).reshape(len(views), len(at), -1)] if moved else []
     probs += [np.asarray(other(at), np.float64)[None] for other in others]
     for p in probs:

@@ -25,6 +25,9 @@ SQUARE = np.array([[10.0, 20.0], [30.0, 20.0], [30.0, 40.0], [10.0, 40.0]])
 ])
 def test_a_view_scales_about_the_centre_and_shifts_along_the_sides(view, expected):
     assert np.allclose(view.apply(SQUARE), expected)
+    # many quads at once, each as one alone (a turned and scaled one beside the square)
+    other = np.roll(SQUARE * 1.5 + [3.0, -2.0], 1, axis=0)
+    assert np.allclose(view.apply_many(np.stack([SQUARE, other])), [view.apply(SQUARE), view.apply(other)])
 
 
 @pytest.mark.parametrize("kwargs", [{"scale": 0.0}, {"scale": 3}, {"scale": float("nan")}, {"scale": True},
