@@ -163,7 +163,8 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> Boar
     rect = rectify(image, view.calibration, RECT_PX_PER_MM, view.intrinsics)
     cell_px = zones.cell_mm * RECT_PX_PER_MM
     # one pass over the four colours' masks together: each is thinned, so spaces of different
-    # colours lie at least 2 * THIN_PX apart there too (and the colours' hue ranges do not meet)
+    # colours lie at least 2 * THIN_PX apart there too (the default colours' hue ranges, 24 wide,
+    # do not meet; a profile's colours nearer than that would join a pixel to two masks)
     blobs = square_blobs(np.bitwise_or.reduce(_colour_masks(rect, zones)), cell_px)
     lattice = aligned_lattice(blobs, cell_px)
     if lattice is None or min(len(lattice.rows), len(lattice.columns)) < MIN_SIDE:
