@@ -78,8 +78,9 @@ def with_second_looks(look: Look, quads: Sequence[np.ndarray], views: Sequence[V
         return first
     logs = np.log(np.maximum(first[unsure].astype(np.float64), FLOOR))
     at = [np.asarray(quads[i], np.float64) for i in unsure]
+    stacked = np.stack(at)
     # every view's windows in one batch (one call of the model instead of one per view)
-    moved = [q for view in views for q in view.apply_many(np.stack(at))]
+    moved = [q for view in views for q in view.apply_many(stacked)]
     probs = [np.asarray(look(moved), np.float64).reshape(len(views), len(at), -1)] if moved else []
     probs += [np.asarray(other(at), np.float64)[None] for other in others]
     for p in probs:
