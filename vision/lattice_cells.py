@@ -166,7 +166,7 @@ class AlignedLattice:
         pts = np.asarray(blobs, np.float64)
         if pts.ndim != 2 or pts.shape[1] < 4 or not len(pts):
             return self
-        whole = pts[np.minimum(pts[:, 2], pts[:, 3]) >= WHOLE_SHARE * cell_px, :2]
+        whole = pts[_whole_cells(pts, cell_px), :2]
         cols, fc = _snap_lines(self.columns, self.found_columns, self.padded[1], whole[:, 0],
                                _within(whole[:, 1], self.rows, self.cell), self.cell)
         rows, fr = _snap_lines(self.rows, self.found_rows, self.padded[0], whole[:, 1],
@@ -255,6 +255,11 @@ def square_blobs(mask: np.ndarray, cell_px: float) -> np.ndarray:
     return np.column_stack([centroids[1:][keep], w[keep], h[keep]]).astype(np.float64)
 
 
+def _whole_cells(blobs: np.ndarray, cell_px: float) -> np.ndarray:
+    """(N,) bool: which ``blobs`` ((N, 4) centres and sizes) are whole cells (:data:`WHOLE_SHARE`)."""
+    return np.minimum(blobs[:, 2], blobs[:, 3]) >= WHOLE_SHARE * cell_px
+
+
 def aligned_lattice(blobs: np.ndarray, cell_px: float) -> AlignedLattice | None:
     """The lattice whose cells are these ``blobs``: (N, 2) centres, or (N, 4) centres and
     sizes (as :func:`square_blobs` gives; whole cells then place their lines, cells cut by
@@ -263,8 +268,7 @@ def aligned_lattice(blobs: np.ndarray, cell_px: float) -> AlignedLattice | None:
     if len(blobs) < MIN_CELLS_PER_LINE:
         return None
     pts = np.asarray(blobs, np.float64)
-    whole = (np.ones(len(pts), bool) if pts.shape[1] < 4
-             else np.minimum(pts[:, 2], pts[:, 3]) >= WHOLE_SHARE * cell_px)
+    whole = np.ones(len(pts), bool) if pts.shape[1] < 4 else _whole_cells(pts, cell_px)
     pts = pts[:, :2]
     cols = _axis(pts[:, 0], whole, cell_px)
     rows = None
