@@ -52,7 +52,7 @@ from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SEAM_LABELS,
                               SEAMS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES, card_quad)
-from .ligretto_pairs import lone_halves, match
+from .ligretto_pairs import lone_halves, match, unsure_halves
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 #: A reading below this probability is reported unknown.
@@ -300,11 +300,14 @@ class LigrettoRecogniser:
 
         def again(cell: tuple[int, int], kind: str, confidence: float) -> SpaceReading:
             i = index[cell]
-            return replace(_space(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i], kind, confidence),
-                           token=spaces[cell].token, token_confidence=spaces[cell].token_confidence)
+            fresh = _space(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i], kind, confidence)
+            if spaces[cell].cover is None:  # unknown till now: its token was never judged
+                return fresh
+            return replace(fresh, token=spaces[cell].token, token_confidence=spaces[cell].token_confidence)
 
-        cards = sorted(cards + _lone_halves(spaces, index, evidence, paired, again), key=lambda c: c.cells)
-        spaces = at_most_jokers(spaces, index, evidence.joker_borders)
+        more, paired = _unsure_halves(spaces, index, evidence, paired, again, whole)
+        cards = sorted(cards + more + _lone_halves(spaces, index, evidence, paired, again), key=lambda c: c.cells)
+        spaces = at_most_jokers(at_most_tokens(spaces), index, evidence.joker_borders)
         ordered = tuple(spaces[k] for k in sorted(spaces))
         observation = Observation(tuple(CellSeen(s.cell, s.cover, s.owner, s.colour if s.cover == CARD else None,
                                                  s.confidence, s.token, s.token_confidence) for s in ordered))
@@ -674,6 +677,48 @@ def _card(spaces: dict, index: dict, borders: np.ndarray, a: tuple[int, int], b:
 #: its reading when nothing beside it can complete it (the space beside it that is its other
 #: half is then the one misread). Chosen on validation renders 2000150..2000449.
 ODDS_FLOOR, SURE_HALF = 1e-3, 0.98
+
+
+#: A space the cover classifier leaves between a card's half and a free space (the two
+#: together at least CARD_OR_FREE, neither :data:`MIN_CONFIDENCE`) is settled by the board
+#: (:func:`_unsure_halves`). Chosen on validation renders 2000300..2000449, 2000450..2000749
+#: and 2000750..2000999: the 8 spaces read so unknown that their neighbours could settle
+#: fell into two groups, 4 read 0.90-1.0 card or free (all shown whole; 3 settled right and one
+#: joined its card's half rightly but left the owner unsure) and 4 read 0.49-0.56 (the rest
+#: hidden: spaces 51-56 % shown, which the board would have misread).
+CARD_OR_FREE = 0.8
+
+
+def _unsure_halves(spaces: dict, index: dict, ev: _Evidence, paired: set, again,
+                   whole: WholeLook | None = None) -> tuple[list[CardReading], set]:
+    """Spaces read unknown between a card's half and a free space (:data:`CARD_OR_FREE`),
+    settled by what lies beside them (:func:`~.ligretto_pairs.unsure_halves`): one beside a
+    card's half left without a partner is its other half (read a card at least
+    :data:`MIN_CONFIDENCE`, its owner the two halves' and ``whole``'s, as a card paired); one
+    that nothing beside it can complete is read again without the card (a free space). Returns
+    the cards made and the halves now paired (``spaces`` updated)."""
+    card_k, none_k = decide.KINDS.index(CARD), decide.KINDS.index("none")
+    unsure = [cell for cell, s in spaces.items() if s.cover is None
+              and max(ev.kinds[index[cell], card_k], ev.kinds[index[cell], none_k]) < MIN_CONFIDENCE
+              and ev.kinds[index[cell], card_k] + ev.kinds[index[cell], none_k] >= CARD_OR_FREE]
+    if not unsure:
+        return [], paired
+
+    def agree(space: tuple[int, int], half: tuple[int, int]) -> float:
+        return decide.joint_border(ev.card_borders[index[space]], ev.card_borders[index[half]])[2]
+
+    joined, free = unsure_halves({cell: s.cover for cell, s in spaces.items()}, paired, beside, unsure, agree)
+    cards = []
+    for space, half in joined:
+        k = ev.kinds[index[space]]
+        spaces[space] = again(space, CARD, max(MIN_CONFIDENCE, float(k[card_k] / (k[card_k] + k[none_k]))))
+        pair = tuple(sorted((space, half)))
+        card = _card(spaces, index, ev.card_borders, *pair, None if whole is None else whole([pair])[0])
+        if card is not None:
+            cards.append(card)
+    for space in free:
+        spaces[space] = again(space, *_without(ev.kinds[index[space]], CARD))
+    return cards, set(paired) | {cell for pair in joined for cell in pair}
 
 
 def _lone_halves(spaces: dict, index: dict, ev: _Evidence, paired: set, again) -> list[CardReading]:

@@ -115,3 +115,30 @@ def lone_halves(cover: dict[Hashable, str | None], paired: set, neighbours: Call
         else:
             not_cards.append(half)
     return joined, not_cards
+
+
+def unsure_halves(cover: dict[Hashable, str | None], paired: set, neighbours: Callable[[Hashable], list],
+                  unsure: list, agree: Callable[[Hashable, Hashable], float]) -> tuple[list[tuple], list]:
+    """What the spaces read between a card's half and a free space can be, since every card
+    covers two spaces.
+
+    ``unsure`` lists such spaces (unknown in ``cover``, which maps each space to what it reads
+    as, as for :func:`lone_halves`); ``paired`` holds the halves already paired. One beside
+    card halves left without a partner is the other half of the one whose border agrees with
+    it best (``agree(space, half)``, higher is better); one whose every neighbour is known and
+    none of them a lone half or a joker (which may be its other half, misread) is free;
+    otherwise (an unknown space beside it, another unsure one included) it stays unknown.
+
+    Returns (pairs (unsure space, lone half) that are one card, spaces that are free).
+    """
+    joined, free, taken = [], [], set(paired)
+    for space in sorted(unsure):
+        around = [n for n in neighbours(space) if n in cover]
+        halves = [n for n in around if cover[n] == "card" and n not in taken]
+        if halves:
+            best = max(halves, key=lambda n: agree(space, n))
+            joined.append((space, best))
+            taken |= {space, best}
+        elif all(cover[n] is not None and cover[n] != "joker" for n in around):
+            free.append(space)
+    return joined, free

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tableref.vision.recognise.ligretto_pairs import ALONE_COST, lone_halves, match
+from tableref.vision.recognise.ligretto_pairs import ALONE_COST, lone_halves, match, unsure_halves
 
 
 def chain_cost(costs):
@@ -29,8 +29,8 @@ def test_cheapest_matching(nodes, costs, expected):
 
 
 def _row(text: str) -> dict:
-    """A one-row board: c card half, j joker, n free space, ? unknown; spaces 0, 1, ..."""
-    kinds = {"c": "card", "j": "joker", "n": "none", "?": None}
+    """A one-row board: c card half, j joker, n free space, ? or u unknown; spaces 0, 1, ..."""
+    kinds = {"c": "card", "j": "joker", "n": "none", "?": None, "u": None}
     return {i: kinds[ch] for i, ch in enumerate(text)}
 
 
@@ -50,4 +50,21 @@ def _beside(i: int) -> list[int]:
 ])
 def test_lone_halves(row, paired, odds, expected):
     got = lone_halves(_row(row), paired, _beside, lambda half, joker: odds, min_odds=1.5)
+    assert got == expected
+
+
+@pytest.mark.parametrize("row, paired, expected", [
+    ("nun", set(), ([], [1])),                  # nothing beside it can be its other half: free
+    ("cucn", {2, 3}, ([(1, 0)], [])),           # beside a lone half: its other half
+    ("ccun", {0, 1}, ([], [2])),                # the card beside it is paired already: free
+    ("?un", set(), ([], [])),                   # beside a hidden space: left unknown
+    ("nuun", set(), ([], [])),                  # two unsure side by side: both left unknown
+    ("jun", set(), ([], [])),                   # beside a joker, perhaps its misread other half
+    ("cuc", set(), ([(1, 2)], [])),             # two lone halves: the one whose border agrees better
+    ("cucun", set(), ([(1, 2)], [3])),          # the first takes it; nothing then beside the second
+])
+def test_unsure_halves(row, paired, expected):
+    cover = _row(row)
+    unsure = [i for i, ch in enumerate(row) if ch == "u"]
+    got = unsure_halves(cover, paired, _beside, unsure, lambda space, half: float(half))
     assert got == expected
