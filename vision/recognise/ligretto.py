@@ -52,6 +52,7 @@ from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SEAM_LABELS,
                               SEAMS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES, card_quad)
+from .ligretto_decks import within_decks
 from .ligretto_pairs import lone_halves, match, unsure_halves
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -130,12 +131,15 @@ class SpaceReading:
 
 @dataclass(frozen=True)
 class CardReading:
-    """A two-colour card: the two spaces it covers (reading order), its colours on them, its owner."""
+    """A two-colour card: the two spaces it covers (reading order), its colours on them, its
+    owner, and how probable each owner is by its borders (``borders``, one per style; empty when
+    not given)."""
 
     cells: tuple[tuple[int, int], tuple[int, int]]
     colours: tuple[str | None, str | None]
     owner: int
     confidence: float
+    borders: tuple[float, ...] = ()
 
     def to_json(self) -> dict:
         return {"cells": [list(c) for c in self.cells], "colours": list(self.colours), "owner": self.owner,
@@ -307,6 +311,8 @@ class LigrettoRecogniser:
 
         more, paired = _unsure_halves(spaces, index, evidence, paired, again, whole)
         cards = sorted(cards + more + _lone_halves(spaces, index, evidence, paired, again), key=lambda c: c.cells)
+        if zones.deck_limits:
+            cards, spaces = within_decks(cards, spaces, MIN_CONFIDENCE)
         spaces = at_most_jokers(at_most_tokens(spaces), index, evidence.joker_borders)
         ordered = tuple(spaces[k] for k in sorted(spaces))
         observation = Observation(tuple(CellSeen(s.cell, s.cover, s.owner, s.colour if s.cover == CARD else None,
@@ -659,7 +665,8 @@ def _card(spaces: dict, index: dict, borders: np.ndarray, a: tuple[int, int], b:
     their own owners: :data:`TWO_CARDS_SURE`)."""
     a, b = sorted((a, b))
     pa, pb = borders[index[a]], borders[index[b]]
-    best, p, _ = decide.joint_border(pa, pb, whole)
+    shared = decide.shared_border(pa, pb, whole)
+    best, p = int(np.argmax(shared)), float(shared.max())
     owner = best if p >= MIN_CONFIDENCE else None
     owners = (owner, owner)
     if owner is None and min(pa.max(), pb.max()) >= TWO_CARDS_SURE and pa.argmax() != pb.argmax():
@@ -669,7 +676,8 @@ def _card(spaces: dict, index: dict, borders: np.ndarray, a: tuple[int, int], b:
     sa, sb = spaces[a], spaces[b]
     if owner is None:
         return None
-    return CardReading((a, b), (sa.colour, sb.colour), owner, min(sa.confidence, sb.confidence, p))
+    return CardReading((a, b), (sa.colour, sb.colour), owner, min(sa.confidence, sb.confidence, p),
+                       tuple(float(x) for x in shared))
 
 
 #: Settling lone card halves: probabilities below ODDS_FLOOR count as ODDS_FLOOR (the

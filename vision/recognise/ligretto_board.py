@@ -46,6 +46,9 @@ class LigrettoZones:
     board_centred: bool
     colours_bgr: Mapping[str, tuple[float, float, float]]
     board_shapes: tuple[tuple[int, int], ...] = ()
+    #: Whether each owner's cards of one pair of colours are bounded by a deck's
+    #: (:mod:`.ligretto_decks`; false for a set whose cards' colours differ from the catalogue's).
+    deck_limits: bool = True
 
     def __post_init__(self) -> None:
         if not self.marker_mm > 0 or not self.cell_mm > 0:
@@ -63,7 +66,8 @@ class LigrettoZones:
             return cls(float(data["marker_mm"]), tuple((float(w), float(d)) for w, d in data["table_mm_choices"]),
                        float(data["cell_mm"]), bool(data["board_centred"]),
                        {str(k): tuple(float(x) for x in v) for k, v in dict(data["colours_bgr"]).items()},
-                       tuple((int(r), int(c)) for r, c in data.get("board_shapes", [])))
+                       tuple((int(r), int(c)) for r, c in data.get("board_shapes", [])),
+                       bool(data.get("deck_limits", True)))
         except (KeyError, TypeError, ValueError) as exc:
             raise ZonesError(f"ligretto zones are malformed: {exc!r}") from None
 

@@ -59,15 +59,22 @@ def start_probability(probabilities: np.ndarray, labels: Sequence[str]) -> np.nd
 WHOLE_WEIGHT = 2
 
 
+def shared_border(a: np.ndarray, b: np.ndarray, whole: np.ndarray | None = None) -> np.ndarray:
+    """Probabilities (len(BORDERS),) of the border style two halves of one card share, given
+    that they share one (their border probabilities ``a`` and ``b``). ``whole``, the whole
+    card's border probabilities from another classifier (an independent look), joins them,
+    counted twice (:data:`WHOLE_WEIGHT`)."""
+    joint = a * b if whole is None else a * b * whole ** WHOLE_WEIGHT
+    return joint / max(float(joint.sum()), FLOOR)
+
+
 def joint_border(a: np.ndarray, b: np.ndarray, whole: np.ndarray | None = None) -> tuple[int, float, float]:
     """The border style two halves of one card share: (index, its probability given that
-    they share one, the probability that they share one at all). ``whole``, the whole card's
-    border probabilities from another classifier (an independent look), joins the first two
-    answers, counted twice (:data:`WHOLE_WEIGHT`); the third is the halves' alone."""
-    agree = a * b
-    joint = agree if whole is None else agree * whole ** WHOLE_WEIGHT
-    best = int(np.argmax(joint))
-    return best, float(joint[best] / max(float(joint.sum()), FLOOR)), float(agree.sum())
+    they share one, :func:`shared_border`, the probability that they share one at all, by the
+    halves alone)."""
+    shared = shared_border(a, b, whole)
+    best = int(np.argmax(shared))
+    return best, float(shared[best]), float((a * b).sum())
 
 
 def token_probability(probabilities: np.ndarray, labels: Sequence[str]) -> np.ndarray:

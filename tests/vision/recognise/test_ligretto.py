@@ -221,6 +221,8 @@ def test_zones_board_shapes_are_checked_and_optional():
     base = {"marker_mm": 50, "table_mm_choices": [[490, 670]], "cell_mm": 30, "board_centred": True,
             "colours_bgr": {c: [0, 0, 0] for c in ("red", "yellow", "green", "blue")}}
     assert LigrettoZones.from_json(base).board_shapes == ()
+    assert shipped.deck_limits and LigrettoZones.from_json(base).deck_limits
+    assert not LigrettoZones.from_json({**base, "deck_limits": False}).deck_limits
     with pytest.raises(ZonesError, match="board_shapes"):
         LigrettoZones.from_json({**base, "board_shapes": [[8, 1]]})
 
@@ -484,6 +486,22 @@ def test_the_lattice_follows_the_spaces_that_show(recogniser, monkeypatch, seed,
     assert scene_score(shot, recogniser.read(shot.image))["wrong"] == 0
     old_lattice(monkeypatch)
     assert scene_score(shot, recogniser.read(shot.image))["wrong"] >= 2
+
+
+def test_no_owner_holds_more_cards_of_a_pair_than_a_deck(recogniser, monkeypatch):
+    """Validation render 2000684: three yellow/green cards read with double borders (player 1),
+    of which a deck holds two: the one likeliest another player's, (4, 0)-(5, 0), is read
+    dotted (player 3), as it is; with the bound off (the zones' ``deck_limits``), double."""
+    from dataclasses import replace
+
+    shot = shoot(2_000_684)  # validation renders, not the benchmark's test seeds
+    reading = recogniser.read(shot.image)
+    assert scene_score(shot, reading)["wrong"] == 0
+    assert [c.owner for c in reading.cards if c.cells == ((4, 0), (5, 0))] == [3] == [shot.spaces[(4, 0)].owner]
+    monkeypatch.setattr(recogniser, "zones", replace(recogniser.zones, deck_limits=False))
+    again = recogniser.read(shot.image)
+    assert [c.owner for c in again.cards if c.cells == ((4, 0), (5, 0))] == [1]
+    assert scene_score(shot, again)["wrong"] == 2
 
 
 @pytest.mark.parametrize("row, token_confidences, expected", [
