@@ -11,8 +11,8 @@ Format (version 1)::
                         "reprojection": {"rms_mm", "max_mm", "rms_px", "max_px"},
                         "layout": {"dictionary", "marker_mm", "table_mm": [W, H],
                                    "markers": [{"id", "corners_mm": 4x2}]}},
-      "colour_references": null | {...},   reserved for later
-      "zones": null | {...},                reserved for later
+      "colour_references": null | {...},   colours measured on this table (per game)
+      "zones": null | {...},                per game, overrides of the shipped zones fields
       "models": null | "FOLDER"             classifiers adapted to this table's own set
     }
 
