@@ -411,17 +411,54 @@ def _settle_padding(keep: tuple[int, int], lines: int, n: int) -> tuple[int, int
 Extent = tuple[tuple[int, int], tuple[int, int]]
 
 
+#: Parts of the lattice beyond a line of bare table less dense in spaces than this share of
+#: its densest part are dropped (:func:`_board_extent`).
+SPARSE_PART = 0.5
+
+
+def _dense_span(on: np.ndarray, bare: np.ndarray, axis: int) -> tuple[int, int]:
+    """First and last line along ``axis`` (0 rows, 1 columns) of the parts of a grid, split at
+    ``bare`` lines, that are at least :data:`SPARSE_PART` as dense in places showing a space
+    (``on``) as the part with the most of them; the whole grid where no line is bare."""
+    counts = on.sum(axis=1 - axis)
+    parts, start = [], None
+    for i, is_bare in enumerate(list(bare) + [True]):
+        if not is_bare and start is None:
+            start = i
+        elif is_bare and start is not None:
+            parts.append((start, i - 1))
+            start = None
+    if len(parts) < 2:
+        return 0, len(bare) - 1
+    shown = [int(counts[a:b + 1].sum()) for a, b in parts]
+    density = [n / (b - a + 1) for n, (a, b) in zip(shown, parts)]
+    main = int(np.argmax(shown))
+    kept = [part for part, d in zip(parts, density) if d >= SPARSE_PART * density[main]]
+    return kept[0][0], kept[-1][1]
+
+
 def _board_extent(kinds: np.ndarray) -> Extent:
     """First and last row and column (inclusive) of the grid of ``kinds`` after dropping edge
     rows and columns that show no space of the board and mostly places off it (a row that a
-    hand hides is kept: it may be the board's, and its spaces are unknown)."""
+    hand hides is kept: it may be the board's, and its spaces are unknown).
+
+    First, where such rows or columns of bare table cut the grid into parts, the parts beyond
+    them far sparser in spaces than the densest (:data:`SPARSE_PART`) are dropped: they are
+    the players' cards laid beside the board, joined to its lattice in line with its rows
+    (render 3000403, of `tableref bench --recognition --game ligretto --seed 300`: its lattice
+    so reached 16 rows for 8). An arm's pale sleeve across
+    the board also reads as bare table; the board's spaces on both sides of it are dense alike
+    (validation renders 2000335, 2000393, 2000437, 2000527, 2000537: all kept)."""
     on = (kinds != OFF) & (kinds != HIDDEN)
     off, hidden = kinds == OFF, kinds == HIDDEN
-    r0, r1, c0, c1 = 0, kinds.shape[0] - 1, 0, kinds.shape[1] - 1
 
     def drop(rows: slice, cols: slice) -> bool:
         return not on[rows, cols].any() and int(off[rows, cols].sum()) > int(hidden[rows, cols].sum())
 
+    bare_rows = [drop(slice(r, r + 1), slice(None)) for r in range(kinds.shape[0])]
+    r0, r1 = _dense_span(on, np.array(bare_rows), 0)
+    bare_cols = [drop(slice(r0, r1 + 1), slice(c, c + 1)) for c in range(kinds.shape[1])]
+    c0, c1 = _dense_span(on[r0:r1 + 1], np.array(bare_cols), 1)
     changed = True
     while changed and r1 > r0 and c1 > c0:
         changed = False

@@ -227,6 +227,30 @@ def test_zones_board_shapes_are_checked_and_optional():
         LigrettoZones.from_json({**base, "board_shapes": [[8, 1]]})
 
 
+def _kinds(rows: str) -> np.ndarray:
+    """A grid of kinds: n a free space, c a card's half, h hidden, o off the board."""
+    names = {"n": "none", "c": "card", "h": "hidden", "o": "off"}
+    return np.array([[names[ch] for ch in row] for row in rows.split()])
+
+
+@pytest.mark.parametrize("rows, expected", [
+    # bare table around the board: dropped
+    ("oooo nnnn ncnn oooo", ((1, 2), (0, 3))),
+    # a row that a hand hides at the edge: kept (its spaces are the board's, unknown)
+    ("hhhh nnnn ncnn", ((0, 2), (0, 3))),
+    # a player's cards beyond a row of bare table, in line with the board's columns: not the board
+    ("ooccoo oooooo nnnnnn ncnnnn nnnnnn oooooo oooooc", ((2, 4), (0, 5))),
+    # an arm's sleeve across the board reads as bare table: both sides as dense, the whole kept
+    ("nnoonn ncoonn nnoonc", ((0, 2), (0, 5))),
+    # ... and a sparse part beyond it dropped, the bare columns at the new edge too
+    ("nnnoon nnnooo ncnooo", ((0, 2), (0, 2))),
+])
+def test_the_board_extent(rows, expected):
+    from tableref.vision.recognise.ligretto import _board_extent
+
+    assert _board_extent(_kinds(rows)) == expected
+
+
 @pytest.mark.parametrize("keep, lines, n, expected", [
     ((0, 8), 9, 0, (0, 8)),  # nothing padded
     ((0, 7), 9, 1, (0, 7)),  # the far candidate kept, the near one showed the table
