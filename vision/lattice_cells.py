@@ -41,8 +41,14 @@ MAX_STEP = 3.4
 #: Chains of columns this many cells apart or closer join into one board when the other chain
 #: has at least JOIN_DENSITY of the cells per column of the first (a hand over part of the
 #: board beyond an arm leaves it about 0.6 as dense; a player's cards beside the board, two
-#: halves to a column, are far sparser)
-MAX_JOIN, JOIN_DENSITY = 6.5, 0.5
+#: halves to a column, are far sparser). JOIN_DENSITY was 0.5 until 2026-12-06: two arms
+#: across a board (render 3000491 of `tableref bench --recognition --game ligretto --seed
+#: 300`) left two columns between them showing 2 spaces each against 4.9 in the part found,
+#: and the board beyond them out of the lattice; at 0.4 it reads with 10 wrong spaces for 73,
+#: and the 700 validation renders 2000300..2000999 and test renders 3000000..3000299 read as
+#: before (the sparse parts beyond bare table are dropped afterwards: ``_board_extent`` in
+#: ``vision/recognise/ligretto.py``).
+MAX_JOIN, JOIN_DENSITY = 6.5, 0.4
 #: ...and has at least this many columns (a player's cards beside the board make one).
 MIN_JOIN_LINES = 2
 #: Lines more than a cell apart must be a whole number of cells apart, within this share of

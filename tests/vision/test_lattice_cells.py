@@ -60,6 +60,17 @@ def test_the_part_beyond_an_arm_is_joined_though_a_hand_hides_some_of_it():
     assert len(lat.columns) == 20 and (~lat.found_columns).sum() == 3
 
 
+@pytest.mark.parametrize("shown_rows, joined", [(3, True), (2, True), (1, False)])
+def test_the_part_beyond_two_arms_is_joined_while_as_dense_as_a_hand_leaves_it(shown_rows, joined):
+    # columns 7-8 and 11-12 under two arms; columns 9-10 between them show ``shown_rows`` of
+    # the 5 rows, and beyond, columns 13-19 all 5 (a player's cards would show one or two)
+    xs, ys = seamed(20), seamed(5)
+    hidden = (tuple((x, y) for x in xs[7:9] + xs[11:13] for y in ys)
+              + tuple((x, y) for x in xs[9:11] for y in ys[shown_rows:]))
+    lat = aligned_lattice(centres(xs, ys, hidden, jitter=1.0), CELL)
+    assert len(lat.columns) == (20 if joined else 7)
+
+
 def blobs(xs, ys, sizes):
     """(N, 4) blobs: centres at ``xs`` x ``ys``, each column's width from ``sizes`` (x -> px)."""
     return np.array([(x, y, sizes.get(x, CELL), CELL) for x in xs for y in ys], np.float64)
