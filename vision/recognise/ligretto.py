@@ -446,9 +446,9 @@ def _board_extent(kinds: np.ndarray) -> Extent:
     them far sparser in spaces than the densest (:data:`SPARSE_PART`) are dropped: they are
     the players' cards laid beside the board, joined to its lattice in line with its rows
     (render 3000403, of `tableref bench --recognition --game ligretto --seed 300`: its lattice
-    so reached 16 rows for 8). An arm's pale sleeve across
-    the board also reads as bare table; the board's spaces on both sides of it are dense alike
-    (validation renders 2000335, 2000393, 2000437, 2000527, 2000537: all kept)."""
+    so reached 16 rows for 8). An arm's pale sleeve across the board also reads as bare
+    table; the board's spaces on both sides of it are dense alike (validation renders
+    2000335, 2000393, 2000437, 2000527, 2000537: all kept)."""
     on = (kinds != OFF) & (kinds != HIDDEN)
     off, hidden = kinds == OFF, kinds == HIDDEN
 

@@ -43,7 +43,8 @@ def within_decks(cards: Sequence[Any], spaces: Mapping[tuple[int, int], Any], mi
     for pair, members in groups.items():
         limit = deck.get(pair, 0)
         owners = len(cards[members[0]].borders)
-        if not limit or len(members) > limit * owners or max(Counter(cards[i].owner for i in members).values()) <= limit:
+        most = max(Counter(cards[i].owner for i in members).values())
+        if not limit or len(members) > limit * owners or most <= limit:
             continue
         placed, sure = owners_within(np.array([cards[i].borders for i in members]), limit)
         for i, owner, p in zip(members, placed, sure):
@@ -56,5 +57,6 @@ def within_decks(cards: Sequence[Any], spaces: Mapping[tuple[int, int], Any], mi
             for cell in card.cells:
                 out_spaces[cell] = replace(out_spaces[cell], owner=owner)
             if owner is not None:
-                out_cards[i] = replace(card, owner=owner, confidence=min(p, *(out_spaces[c].confidence for c in card.cells)))
+                shown = min(out_spaces[cell].confidence for cell in card.cells)
+                out_cards[i] = replace(card, owner=owner, confidence=min(p, shown))
     return [card for i, card in enumerate(out_cards) if i not in dropped], out_spaces
