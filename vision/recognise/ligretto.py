@@ -753,12 +753,13 @@ def _unsure_halves(spaces: dict, index: dict, ev: _Evidence, paired: set, again,
         return decide.joint_border(ev.card_borders[index[space]], ev.card_borders[index[half]])[2]
 
     joined, free = unsure_halves({cell: s.cover for cell, s in spaces.items()}, paired, beside, unsure, agree)
+    pairs = [tuple(sorted(pair)) for pair in joined]
+    looks = whole(pairs) if whole is not None and pairs else [None] * len(pairs)
     cards = []
-    for space, half in joined:
+    for (space, _), pair, look in zip(joined, pairs, looks):
         k = ev.kinds[index[space]]
         spaces[space] = again(space, CARD, max(MIN_CONFIDENCE, float(k[card_k] / (k[card_k] + k[none_k]))))
-        pair = tuple(sorted((space, half)))
-        card = _card(spaces, index, ev.card_borders, *pair, None if whole is None else whole([pair])[0])
+        card = _card(spaces, index, ev.card_borders, *pair, look)
         if card is not None:
             cards.append(card)
     for space in free:
