@@ -49,8 +49,13 @@ MAX_STEP = 3.4
 #: before (the sparse parts beyond bare table are dropped afterwards: ``_board_extent`` in
 #: ``vision/recognise/ligretto.py``).
 MAX_JOIN, JOIN_DENSITY = 6.5, 0.4
-#: ...and has at least this many columns (a player's cards beside the board make one).
+#: ...and has at least this many columns (a player's cards beside the board make one),
 MIN_JOIN_LINES = 2
+#: ...or is one line with a run of at least this many cells one or two pitches apart along
+#: it, from RUN_SLACK[0] below to RUN_SLACK[1] above (a seam widens a gap; the board's row or
+#: column beyond an arm); a player's cards in line with the board are two halves to a card,
+#: 0.84-0.88 of a pitch apart, 1.7-1.85 from one card to the next.
+SINGLE_RUN, RUN_SLACK = 4, (0.1, 0.3)
 #: Lines more than a cell apart must be a whole number of cells apart, within this share of
 #: a cell (a seam or two adds about a seventh), else they are not one board.
 OFF_PITCH = 0.3
@@ -276,17 +281,17 @@ def aligned_lattice(blobs: np.ndarray, cell_px: float) -> AlignedLattice | None:
     pts = np.asarray(blobs, np.float64)
     whole = np.ones(len(pts), bool) if pts.shape[1] < 4 else _whole_cells(pts, cell_px)
     pts = pts[:, :2]
-    cols = _axis(pts[:, 0], whole, cell_px)
+    cols = _axis(pts[:, 0], whole, cell_px, pts[:, 1])
     rows = None
     for _ in range(2):  # each axis keeps only the cells inside the other's span
         if cols is None:
             return None
         inside = _within(pts[:, 0], cols[0], cell_px)
-        rows = _axis(pts[inside, 1], whole[inside], cell_px)
+        rows = _axis(pts[inside, 1], whole[inside], cell_px, pts[inside, 0])
         if rows is None:
             return None
         inside = _within(pts[:, 1], rows[0], cell_px)
-        cols = _axis(pts[inside, 0], whole[inside], cell_px)
+        cols = _axis(pts[inside, 0], whole[inside], cell_px, pts[inside, 1])
     if cols is None or rows is None:
         return None
     step = float(np.median(np.concatenate([cols[2], rows[2]])))
@@ -331,11 +336,26 @@ def _fit_bend(lattice: AlignedLattice, whole: np.ndarray) -> np.ndarray | None:
     return bend
 
 
+def _run(along: np.ndarray, pitch: float) -> int:
+    """The most cells in a row among positions ``along`` one line that lie one or two ``pitch``
+    apart, each from the one before, within :data:`RUN_SLACK`."""
+    steps = np.diff(np.sort(along)) / pitch
+    off = steps - np.round(steps)
+    whole = (off >= -RUN_SLACK[0]) & (off <= RUN_SLACK[1]) & (np.round(steps) >= 1) & (np.round(steps) <= 2)
+    best = run = 1
+    for ok in whole:
+        run = run + 1 if ok else 1
+        best = max(best, run)
+    return best
+
+
 def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
     """Chain ``best`` joined with its neighbouring chains across wider gaps (an arm over the
     board hides several columns), where the gap is a whole number of ``pitch`` and the
     neighbour is at least :data:`JOIN_DENSITY` as dense in cells as the chain itself (a
-    player's cards beside the board are not)."""
+    player's cards beside the board are not) and has :data:`MIN_JOIN_LINES` lines, or one
+    line whose cells run on the board's pitch along it (:data:`SINGLE_RUN`). Each chain is
+    (lines, cells per line, the longest run along each line)."""
     lo = hi = best
     density = chains[best][1].sum() / len(chains[best][0])
     for step in (-1, 1):
@@ -346,31 +366,36 @@ def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
             other = chains[k + step]
             wider = gap - np.floor(gap)  # past a whole number of pitches; near 1: a little short of one
             whole = wider <= JOIN_WIDER or wider >= 1.0 - OFF_PITCH
-            if (gap > MAX_JOIN or not whole or len(other[0]) < MIN_JOIN_LINES
+            lines = len(other[0]) >= MIN_JOIN_LINES or other[2].max() >= SINGLE_RUN
+            if (gap > MAX_JOIN or not whole or not lines
                     or other[1].sum() / len(other[0]) < JOIN_DENSITY * density):
                 break
             k += step
         lo, hi = (k, hi) if step < 0 else (lo, k)
-    return np.concatenate([c for c, _ in chains[lo:hi + 1]])
+    return np.concatenate([c[0] for c in chains[lo:hi + 1]])
 
 
 def _within(values: np.ndarray, centres: np.ndarray, cell_px: float) -> np.ndarray:
     return (values >= centres[0] - cell_px / 2) & (values <= centres[-1] + cell_px / 2)
 
 
-def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float,
+          along: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(centres, found flags, neighbour spacings) of the longest chain of lines among 1-D
-    ``values`` (``whole``: the cells that place their line); lines that show no cell are
-    filled in between found ones."""
+    ``values`` (``whole``: the cells that place their line; ``along``: each cell's position
+    along its line, if known); lines that show no cell are filled in between found ones."""
     if len(values) < MIN_CELLS_PER_LINE:
         return None
+    along = np.zeros_like(values) if along is None else along
     order = np.argsort(values)
-    v, full = values[order], whole[order]
+    v, full, at = values[order], whole[order], along[order]
     cuts = np.nonzero(np.diff(v) > CLUSTER_SHARE * cell_px)[0] + 1
-    groups = [(g, f) for g, f in zip(np.split(v, cuts), np.split(full, cuts)) if len(g) >= MIN_CELLS_PER_LINE]
-    lines = np.array([np.median(g[f]) if f.any() else np.median(g) for g, f in groups])
-    counts = np.array([len(g) for g, _ in groups])
-    lines, counts = _strongest(lines, counts, cell_px)
+    groups = [(g, f, a) for g, f, a in zip(np.split(v, cuts), np.split(full, cuts), np.split(at, cuts))
+              if len(g) >= MIN_CELLS_PER_LINE]
+    lines = np.array([np.median(g[f]) if f.any() else np.median(g) for g, f, _ in groups])
+    counts = np.array([len(g) for g, _, _ in groups])
+    keep = _strongest(lines, counts, cell_px)
+    lines, counts, alongs = lines[keep], counts[keep], [a for (_, _, a), k in zip(groups, keep) if k]
     if len(lines) < 2:
         return None
     gaps = np.diff(lines)
@@ -380,8 +405,9 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
     # lines further apart than MAX_STEP cells, or not a whole number of cells apart, are not one board
     off_pitch = (steps > NEIGHBOUR_STEP[1]) & (np.abs(steps - np.round(steps)) > OFF_PITCH)
     cuts = np.nonzero((gaps > MAX_STEP * cell_px) | off_pitch)[0] + 1
-    chains = list(zip(np.split(lines, cuts), np.split(counts, cuts)))
-    chain = _joined(chains, int(np.argmax([c.sum() for _, c in chains])), pitch)
+    runs = np.array([_run(a, pitch) for a in alongs])
+    chains = list(zip(np.split(lines, cuts), np.split(counts, cuts), np.split(runs, cuts)))
+    chain = _joined(chains, int(np.argmax([c[1].sum() for c in chains])), pitch)
     if len(chain) < 2:
         return None
     gaps = np.diff(chain)
@@ -397,16 +423,16 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float) -> tuple[np.nda
     return np.array(centres), np.array(found, bool), near
 
 
-def _strongest(lines: np.ndarray, counts: np.ndarray, cell_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """``lines`` (sorted) and their cell ``counts`` without those closer than
-    :data:`CROWDED_SHARE` of a cell to a line of more cells (a few card halves and jokers at
-    the board's edge, off their spaces' centres, can make a line of their own between two)."""
+def _strongest(lines: np.ndarray, counts: np.ndarray, cell_px: float) -> np.ndarray:
+    """Which ``lines`` (sorted; bool mask) to keep: those with their cell ``counts`` no closer
+    than :data:`CROWDED_SHARE` of a cell to a line of more cells (a few card halves and jokers
+    at the board's edge, off their spaces' centres, can make a line of their own between two)."""
     keep = np.ones(len(lines), bool)
     for i in np.argsort(counts, kind="stable"):
         close = keep & (np.abs(lines - lines[i]) < CROWDED_SHARE * cell_px) & (counts > counts[i])
         if close.any():
             keep[i] = False
-    return lines[keep], counts[keep]
+    return keep
 
 
 def _near(gaps: np.ndarray, cell_px: float) -> np.ndarray:

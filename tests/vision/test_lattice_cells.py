@@ -150,12 +150,34 @@ def test_a_few_blobs_between_two_columns_are_not_a_column():
     assert len(lat.columns) == 6 and np.abs(lat.columns - np.array(xs)).max() < 3.0
 
 
+#: A player's cards laid in a line: two halves to a card, 0.85 of a pitch apart, cards at
+#: any offset from each other (as on validation render 3000011's side of the table).
+HALVES = (0.0, 0.85, 2.4, 3.25, 4.7, 5.55)
+
+
 def test_lone_blobs_elsewhere_are_not_columns():
     # stray blobs, and a player's column of cards four cells beside the board
-    beside = [[seamed(6)[-1] + 4 * CELL, y] for y in seamed(4)]
+    beside = [[seamed(6)[-1] + 4 * CELL, 100.0 + h * CELL] for h in HALVES]
     pts = np.concatenate([centres(seamed(6), seamed(4), jitter=1.0), [[900.0, 500.0], [60.0, 700.0]], beside])
     lat = aligned_lattice(pts, CELL)
     assert (len(lat.rows), len(lat.columns)) == (4, 6)
+
+
+@pytest.mark.parametrize("name, line, joined", [
+    ("the board's row, all 7 spaces", tuple(range(7)), True),
+    ("the board's row, 4 spaces", (1, 2, 3, 4), True),
+    ("the board's row, 3 spaces", (1, 2, 3), False),
+    ("the board's row, a space hidden", (1, 2, 4, 5), True),
+    ("a player's cards in line", None, False),
+])
+def test_one_line_beyond_an_arm_joins_when_its_cells_run_on_the_boards_pitch(name, line, joined):
+    # two rows of 7 found; an arm hides rows 2-4 and most of row 5; beyond, the last row (as
+    # the board's last row on test render 3000749 of `tableref bench --seed 600`)
+    xs, ys = seamed(7), seamed(6)
+    pts = centres(xs, ys[:2], jitter=1.0)
+    along = [xs[k] for k in line] if line is not None else [xs[0] + h * CELL for h in HALVES]
+    lat = aligned_lattice(np.concatenate([pts, [[x, ys[5]] for x in along]]), CELL)
+    assert len(lat.rows) == (6 if joined else 2)
 
 
 @pytest.mark.parametrize("shift, added", [(0.0, 0), (2 * CELL, 2), (-CELL, 1)])
