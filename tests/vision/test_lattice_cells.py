@@ -208,8 +208,10 @@ SHAPES = ((8, 12), (8, 20), (12, 12))
 @pytest.mark.parametrize("show_rows, axes, expected_rows, added_before", [
     (slice(2, 8), (True, True), 8, 2),  # two far rows hidden, a middle known to half a row off
     (slice(0, 6), (True, True), 8, 0),  # two near rows hidden: added after
-    (slice(3, 8), (True, True), 5, 0),  # three hidden: too many to add
+    (slice(4, 8), (True, True), 8, 4),  # four far rows hidden (an arm along the board's side)
+    (slice(5, 8), (True, True), 3, 0),  # five hidden: too many to add
     (slice(2, 8), (True, False), 10, 2),  # the rows' middle unknown: two candidates each side
+    (slice(4, 8), (True, False), 12, 4),  # four each side
     (slice(0, 8), (True, True), 8, 0),  # whole: unchanged
 ])
 def test_completed_to_the_nearest_known_shape(show_rows, axes, expected_rows, added_before):
@@ -222,8 +224,8 @@ def test_completed_to_the_nearest_known_shape(show_rows, axes, expected_rows, ad
     assert not out.found_rows[:added_before].any() and out.found_rows[added_before:added_before + 2].all()
     if expected_rows == 8:
         assert np.allclose(out.rows, ys, atol=1.0) and out.padded == (0, 0)
-    if expected_rows == 10:
-        assert out.padded == (2, 0) and not out.found_rows[-2:].any()
+    if not axes[1]:
+        assert out.padded == (added_before, 0) and not out.found_rows[-added_before:].any()
 
 
 def test_completed_leaves_a_board_of_no_known_shape_near_alone():
