@@ -360,7 +360,7 @@ def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
     neighbour is at least :data:`JOIN_DENSITY` as dense in cells as the chain itself (a
     player's cards beside the board are not) and has :data:`MIN_JOIN_LINES` lines, or one
     line whose cells run on the board's pitch along it (:data:`SINGLE_RUN`). Each chain is
-    (lines, cells per line, the longest run along each line)."""
+    (lines, cells per line, each line's cells' positions along it)."""
     lo = hi = best
     density = chains[best][1].sum() / len(chains[best][0])
     for step in (-1, 1):
@@ -371,7 +371,7 @@ def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
             other = chains[k + step]
             wider = gap - np.floor(gap)  # past a whole number of pitches; near 1: a little short of one
             whole = wider <= JOIN_WIDER or wider >= 1.0 - OFF_PITCH
-            lines = len(other[0]) >= MIN_JOIN_LINES or other[2].max() >= SINGLE_RUN
+            lines = len(other[0]) >= MIN_JOIN_LINES or _run(other[2][0], pitch) >= SINGLE_RUN
             if (gap > MAX_JOIN or not whole or not lines
                     or other[1].sum() / len(other[0]) < JOIN_DENSITY * density):
                 break
@@ -397,7 +397,7 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float,
     cuts = np.nonzero(np.diff(v) > CLUSTER_SHARE * cell_px)[0] + 1
     groups = [(g, f, a) for g, f, a in zip(np.split(v, cuts), np.split(full, cuts), np.split(at, cuts))
               if len(g) >= MIN_CELLS_PER_LINE]
-    lines = np.array([np.median(g[f]) if f.any() else np.median(g) for g, f, _ in groups])
+    lines = np.array([_sorted_median(g[f]) if f.any() else _sorted_median(g) for g, f, _ in groups])
     counts = np.array([len(g) for g, _, _ in groups])
     keep = _strongest(lines, counts, cell_px)
     lines, counts, alongs = lines[keep], counts[keep], [a for (_, _, a), k in zip(groups, keep) if k]
@@ -410,8 +410,8 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float,
     # lines further apart than MAX_STEP cells, or not a whole number of cells apart, are not one board
     off_pitch = (steps > NEIGHBOUR_STEP[1]) & (np.abs(steps - np.round(steps)) > OFF_PITCH)
     cuts = np.nonzero((gaps > MAX_STEP * cell_px) | off_pitch)[0] + 1
-    runs = np.array([_run(a, pitch) for a in alongs])
-    chains = list(zip(np.split(lines, cuts), np.split(counts, cuts), np.split(runs, cuts)))
+    bounds = [0, *cuts, len(lines)]
+    chains = [(lines[a:b], counts[a:b], alongs[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
     chain = _joined(chains, int(np.argmax([c[1].sum() for c in chains])), pitch)
     if len(chain) < 2:
         return None
@@ -426,6 +426,12 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float,
         centres.append(b)
         found.append(True)
     return np.array(centres), np.array(found, bool), near
+
+
+def _sorted_median(v: np.ndarray) -> float:
+    """The median of sorted values ``v`` (not empty), without sorting them again."""
+    n = len(v)
+    return float(v[(n - 1) // 2] + v[n // 2]) / 2
 
 
 def _strongest(lines: np.ndarray, counts: np.ndarray, cell_px: float) -> np.ndarray:
