@@ -73,7 +73,7 @@ CENTRE_SLACK = 0.75
 #: It was 2 until 2026-12-06: an arm along a board's side hides four of its columns
 #: (validation render 2000888, test render 3001125 of `tableref bench --recognition --game
 #: ligretto --seed 900`), a lattice of 8 x 8 that no board has was read as 8 x 12's shifted
-#: four columns (56 and 87 spaces wrong); at 4 both read exactly right, and the other 1,850
+#: four columns (56 and 87 spaces wrong); at 4 both read exactly right, and the other 1,898
 #: validation and test renders 2000300..2000999, 3000000..3001199 read as before.
 MAX_SHAPE_FILL = 4
 
