@@ -151,7 +151,7 @@ def test_a_few_blobs_between_two_columns_are_not_a_column():
 
 
 #: A player's cards laid in a line: two halves to a card, 0.85 of a pitch apart, cards at
-#: any offset from each other (as on validation render 3000011's side of the table).
+#: any offset from each other (as on test render 3000011's side of the table).
 HALVES = (0.0, 0.85, 2.4, 3.25, 4.7, 5.55)
 
 

@@ -501,8 +501,8 @@ def test_card_halves_are_paired_by_the_seam_model(recogniser, seed, half, partne
     # 0.32 of a space from straight lines, past the bend's old reach (0.3)
     (2_000_655, lambda m: m.setattr("tableref.vision.lattice_cells.MAX_BEND", 0.3)),
     # a hand over columns 6-10: the last column, beyond it, was filled in at the plain pitch
-    # from the first part, 0.36 of a space from where its cells show (it is also joined as a
-    # line of its own now that single lines whose cells run on the pitch join: not here)
+    # from the first part, 0.36 of a space from where its cells show (it now also joins as a
+    # line of its own, SINGLE_RUN, switched off here too)
     (2_000_751, lambda m: (m.setattr("tableref.vision.lattice_cells.AlignedLattice.snapped",
                                      lambda self, blobs, cell_px: self),
                            m.setattr("tableref.vision.lattice_cells.SINGLE_RUN", 10**6))),
