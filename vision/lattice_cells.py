@@ -46,8 +46,8 @@ MAX_STEP = 3.4
 #: 300`) left two columns between them showing 2 spaces each against 4.9 in the part found,
 #: and the board beyond them out of the lattice; at 0.4 it reads with 10 wrong spaces for 73,
 #: and the 700 validation renders 2000300..2000999 and test renders 3000000..3000299 read as
-#: before (the sparse parts beyond bare table are dropped afterwards: ``_board_extent`` in
-#: ``vision/recognise/ligretto.py``).
+#: before (the sparse parts beyond bare table are dropped afterwards: ``board_extent`` in
+#: ``vision/recognise/ligretto_extent.py``).
 MAX_JOIN, JOIN_DENSITY = 6.5, 0.4
 #: ...and has at least this many columns (a player's cards beside the board make one),
 MIN_JOIN_LINES = 2

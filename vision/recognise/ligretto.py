@@ -53,6 +53,7 @@ from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligrett
 from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SEAM_LABELS,
                               SEAMS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES, card_quad)
 from .ligretto_decks import within_decks
+from .ligretto_extent import board_extent, known_shape, settle_padding
 from .ligretto_pairs import lone_halves, match, unsure_halves
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -268,10 +269,10 @@ class LigrettoRecogniser:
         labels = list(self.cell_model.labels)
         kind_p = decide.kinds(cover, labels)
         kind = np.array(decide.KINDS)[kind_p.argmax(axis=1)]
-        keep_r, keep_c = _board_extent(kind.reshape(rows, cols))
-        keep_r = _settle_padding(keep_r, rows, board.lattice.padded[0])
-        keep_c = _settle_padding(keep_c, cols, board.lattice.padded[1])
-        keep_r, keep_c = _known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
+        keep_r, keep_c = board_extent(kind.reshape(rows, cols))
+        keep_r = settle_padding(keep_r, rows, board.lattice.padded[0])
+        keep_c = settle_padding(keep_c, cols, board.lattice.padded[1])
+        keep_r, keep_c = known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
         # the token model reads the board's spaces that show, not the places around it nor the
         # spaces read hidden (unknown in every respect)
         board_spaces = (r * cols + c for r in range(keep_r[0], keep_r[1] + 1) for c in range(keep_c[0], keep_c[1] + 1))
@@ -392,105 +393,6 @@ def _references(profile: Profile | None, zones: LigrettoZones) -> dict:
     if given:
         refs.update({name: tuple(float(v) for v in given[name]) for name in refs if name in given})
     return refs
-
-
-def _settle_padding(keep: tuple[int, int], lines: int, n: int) -> tuple[int, int]:
-    """The extent ``keep`` (first, last) of ``lines`` whose first and last ``n`` are candidates
-    added on both sides (a board short of a known shape where its middle is unknown): the extent
-    has dropped those showing the table; where it kept more than ``n`` of them (things over
-    both sides), which side is the board's is unknown and none is kept."""
-    if not n:
-        return keep
-    lo, hi = keep
-    if max(0, n - lo) + max(0, hi - (lines - 1 - n)) > n:
-        return max(lo, n), min(hi, lines - 1 - n)
-    return keep
-
-
-#: First and last row, first and last column (inclusive) of the part of a grid kept as the board.
-Extent = tuple[tuple[int, int], tuple[int, int]]
-
-
-#: Parts of the lattice beyond a line of bare table less dense in spaces than this share of
-#: its densest part are dropped (:func:`_board_extent`).
-SPARSE_PART = 0.5
-
-
-def _dense_span(on: np.ndarray, bare: np.ndarray, axis: int) -> tuple[int, int]:
-    """First and last line along ``axis`` (0 rows, 1 columns) of the parts of a grid, split at
-    ``bare`` lines, that are at least :data:`SPARSE_PART` as dense in places showing a space
-    (``on``) as the part with the most of them; the whole grid where no line is bare."""
-    counts = on.sum(axis=1 - axis)
-    parts, start = [], None
-    for i, is_bare in enumerate(list(bare) + [True]):
-        if not is_bare and start is None:
-            start = i
-        elif is_bare and start is not None:
-            parts.append((start, i - 1))
-            start = None
-    if len(parts) < 2:
-        return 0, len(bare) - 1
-    shown = [int(counts[a:b + 1].sum()) for a, b in parts]
-    density = [n / (b - a + 1) for n, (a, b) in zip(shown, parts)]
-    main = int(np.argmax(shown))
-    kept = [part for part, d in zip(parts, density) if d >= SPARSE_PART * density[main]]
-    return kept[0][0], kept[-1][1]
-
-
-def _board_extent(kinds: np.ndarray) -> Extent:
-    """First and last row and column (inclusive) of the grid of ``kinds`` after dropping edge
-    rows and columns that show no space of the board and mostly places off it (a row that a
-    hand hides is kept: it may be the board's, and its spaces are unknown).
-
-    First, where such rows or columns of bare table cut the grid into parts, the parts beyond
-    them far sparser in spaces than the densest (:data:`SPARSE_PART`) are dropped: they are
-    the players' cards laid beside the board, joined to its lattice in line with its rows
-    (render 3000403, of `tableref bench --recognition --game ligretto --seed 300`: its lattice
-    so reached 16 rows for 8). An arm's pale sleeve across the board also reads as bare
-    table; the board's spaces on both sides of it are dense alike (validation renders
-    2000335, 2000393, 2000437, 2000527, 2000537: all kept)."""
-    on = (kinds != OFF) & (kinds != HIDDEN)
-    off, hidden = kinds == OFF, kinds == HIDDEN
-
-    def drop(rows: slice, cols: slice) -> bool:
-        return not on[rows, cols].any() and int(off[rows, cols].sum()) > int(hidden[rows, cols].sum())
-
-    bare_rows = [drop(slice(r, r + 1), slice(None)) for r in range(kinds.shape[0])]
-    r0, r1 = _dense_span(on, np.array(bare_rows), 0)
-    bare_cols = [drop(slice(r0, r1 + 1), slice(c, c + 1)) for c in range(kinds.shape[1])]
-    c0, c1 = _dense_span(on[r0:r1 + 1], np.array(bare_cols), 1)
-    changed = True
-    while changed and r1 > r0 and c1 > c0:
-        changed = False
-        if drop(slice(r0, r0 + 1), slice(c0, c1 + 1)):
-            r0, changed = r0 + 1, True
-        if drop(slice(r1, r1 + 1), slice(c0, c1 + 1)):
-            r1, changed = r1 - 1, True
-        if drop(slice(r0, r1 + 1), slice(c0, c0 + 1)):
-            c0, changed = c0 + 1, True
-        if drop(slice(r0, r1 + 1), slice(c1, c1 + 1)):
-            c1, changed = c1 - 1, True
-    return (r0, r1), (c0, c1)
-
-
-def _known_shape(keep_r: tuple[int, int], keep_c: tuple[int, int], lines: tuple[int, int],
-                 padded: tuple[int, int], shapes: tuple[tuple[int, int], ...]) -> Extent:
-    """The extent (rows, columns) kept, or the whole lattice along an axis where dropping its
-    edge lines made a board of known shape (``shapes``, rows x columns) into none: an arm over
-    a board's edge rows whose pale sleeve reads as bare table does not cut the rows off (their
-    spaces, read off the board, are unknown). An axis with candidate lines on both sides
-    (``padded``) keeps what :func:`_settle_padding` decided."""
-    def size(r: tuple[int, int], c: tuple[int, int]) -> tuple[int, int]:
-        return r[1] - r[0] + 1, c[1] - c[0] + 1
-
-    whole_r = keep_r if padded[0] else (0, lines[0] - 1)
-    whole_c = keep_c if padded[1] else (0, lines[1] - 1)
-    if not shapes or size(keep_r, keep_c) in shapes or size(whole_r, whole_c) not in shapes:
-        return keep_r, keep_c
-    for r, c in ((whole_r, keep_c), (keep_r, whole_c)):
-        if size(r, c) in shapes:
-            return r, c
-    return whole_r, whole_c
 
 
 #: A joker shows the four colours around its star; a space whose coloured ring agrees on one
