@@ -385,13 +385,12 @@ def _within(values: np.ndarray, centres: np.ndarray, cell_px: float) -> np.ndarr
 
 
 def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float,
-          along: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+          along: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(centres, found flags, neighbour spacings) of the longest chain of lines among 1-D
     ``values`` (``whole``: the cells that place their line; ``along``: each cell's position
-    along its line, if known); lines that show no cell are filled in between found ones."""
+    along its line); lines that show no cell are filled in between found ones."""
     if len(values) < MIN_CELLS_PER_LINE:
         return None
-    along = np.zeros_like(values) if along is None else along
     order = np.argsort(values)
     v, full, at = values[order], whole[order], along[order]
     cuts = np.nonzero(np.diff(v) > CLUSTER_SHARE * cell_px)[0] + 1

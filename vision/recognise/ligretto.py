@@ -656,7 +656,7 @@ def _unsure_halves(spaces: dict, index: dict, ev: _Evidence, paired: set, again,
 
     joined, free = unsure_halves({cell: s.cover for cell, s in spaces.items()}, paired, beside, unsure, agree)
     pairs = [tuple(sorted(pair)) for pair in joined]
-    looks = whole(pairs) if whole is not None and pairs else [None] * len(pairs)
+    looks = whole(pairs) if whole is not None else [None] * len(pairs)
     cards = []
     for (space, _), pair, look in zip(joined, pairs, looks):
         k = ev.kinds[index[space]]
