@@ -37,7 +37,7 @@ import numpy as np
 
 from ...calibration.profile import Profile
 from ...rules.common import Violation
-from ...rules.ligretto.catalogue import BORDERS, JOKERS_PER_PLAYER, TOKENS
+from ...rules.ligretto.catalogue import BORDERS
 from ...rules.ligretto.observation import CellSeen, Observation
 from ..classifier import Classifier
 from ..crop import crop
@@ -52,7 +52,7 @@ from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
 from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SEAM_LABELS,
                               SEAMS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES, card_quad)
-from .ligretto_decks import within_decks
+from .ligretto_counts import at_most_jokers, at_most_tokens, within_decks
 from .ligretto_extent import board_extent, known_shape, settle_padding
 from .ligretto_pairs import lone_halves, match, unsure_halves
 
@@ -296,7 +296,7 @@ class LigrettoRecogniser:
                 cell = (r - keep_r[0], c - keep_c[0])
                 spaces[cell] = _space(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i])
                 index[cell] = i
-        spaces = _beside_the_hidden(at_most_tokens(spaces), None if self.hidden is None else
+        spaces = _beside_the_hidden(at_most_tokens(spaces, MIN_CONFIDENCE), None if self.hidden is None else
                                     lambda quads: covered(self.hidden, image, quads, 1.0 - HIDDEN_SURE))
         rect_quads = board.cell_quads_rect()[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
         whole = None if self.borders is None else self._whole_cards(photo, quads_px, index)
@@ -314,7 +314,7 @@ class LigrettoRecogniser:
         cards = sorted(cards + more + _lone_halves(spaces, index, evidence, paired, again), key=lambda c: c.cells)
         if zones.deck_limits:
             cards, spaces = within_decks(cards, spaces, MIN_CONFIDENCE)
-        spaces = at_most_jokers(at_most_tokens(spaces), index, evidence.joker_borders)
+        spaces = at_most_jokers(at_most_tokens(spaces, MIN_CONFIDENCE), index, evidence.joker_borders, MIN_CONFIDENCE)
         ordered = tuple(spaces[k] for k in sorted(spaces))
         observation = Observation(tuple(CellSeen(s.cell, s.cover, s.owner, s.colour if s.cover == CARD else None,
                                                  s.confidence, s.token, s.token_confidence) for s in ordered))
@@ -466,47 +466,6 @@ def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, col
     else:
         token_confidence = 0.0
     return SpaceReading(cell, kind, owner, shown, confidence, start, token, token_confidence, quad_t)
-
-
-def at_most_tokens(spaces: dict[tuple[int, int], SpaceReading],
-                   tokens: int = TOKENS) -> dict[tuple[int, int], SpaceReading]:
-    """``spaces`` with at most ``tokens`` of them read as holding a token: the game has four
-    ("4 Ligretto tokens", the rulebook's contents). When more are read, the surest keep theirs
-    and the others are read free of one, as surely as the least sure token kept (unknown when
-    that is below :data:`MIN_CONFIDENCE`). On validation renders 2000000..2000299 (four tokens
-    on every board) five were read on 10 boards, and on each the least sure was a false one.
-    """
-    held = sorted((s for s in spaces.values() if s.token), key=lambda s: -s.token_confidence)
-    if len(held) <= tokens:
-        return spaces
-    floor = held[tokens - 1].token_confidence if tokens else 1.0
-    out = dict(spaces)
-    for s in held[tokens:]:
-        out[s.cell] = (replace(s, token=False, token_confidence=floor) if floor >= MIN_CONFIDENCE
-                       else replace(s, token=None, token_confidence=0.0))
-    return out
-
-
-def at_most_jokers(spaces: dict[tuple[int, int], SpaceReading], index: dict[tuple[int, int], int],
-                   borders: np.ndarray, per_player: int = JOKERS_PER_PLAYER) -> dict[tuple[int, int], SpaceReading]:
-    """``spaces`` with no owner holding more than ``per_player`` of the jokers read: each
-    player has two ("2 joker tiles that also have matching borders", the rulebook's set-up).
-    The jokers' owners are the likeliest under that limit (:func:`~.ligretto_decide.owners_within`,
-    on ``borders``: each space's joker border probabilities by flat ``index``), those read
-    without an owner included: a joker read as much double as dashed is dashed where two double
-    ones are read surely (validation render 2000718). An owner so placed below
-    :data:`MIN_CONFIDENCE` is unknown.
-    """
-    jokers = [s for s in spaces.values() if s.cover == JOKER]
-    if not jokers or len(jokers) > per_player * len(BORDERS):
-        return spaces
-    owners, sure = decide.owners_within(np.array([borders[index[s.cell]] for s in jokers]), per_player)
-    out = dict(spaces)
-    for s, owner, p in zip(jokers, owners, sure):
-        placed = owner if p >= MIN_CONFIDENCE else None
-        if placed != s.owner:
-            out[s.cell] = replace(s, owner=placed)
-    return out
 
 
 #: A card read beside a space left unknown (a hand, an arm, an object over it) is kept only

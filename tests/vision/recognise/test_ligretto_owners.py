@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tableref.vision.recognise import ligretto_decide as decide
-from tableref.vision.recognise.ligretto import MIN_CONFIDENCE, SpaceReading, at_most_jokers
+from tableref.vision.recognise.ligretto import MIN_CONFIDENCE, SpaceReading
+from tableref.vision.recognise.ligretto_counts import at_most_jokers
 
 QUAD = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
@@ -44,7 +45,7 @@ def jokers(rows: list[list[float]]) -> tuple[dict, dict, np.ndarray]:
 ])
 def test_no_owner_keeps_more_than_two_jokers(rows, owners):
     spaces, index, borders = jokers(rows)
-    got = at_most_jokers(spaces, index, borders)
+    got = at_most_jokers(spaces, index, borders, MIN_CONFIDENCE)
     assert [got[(0, c)].owner for c in range(len(rows))] == owners
     assert got[(1, 0)] == spaces[(1, 0)]
     # only the owner moves
@@ -54,7 +55,7 @@ def test_no_owner_keeps_more_than_two_jokers(rows, owners):
 def test_a_joker_moved_to_an_unlikely_owner_is_unknown():
     # a third double whose other borders are alike: no owner is sure once double is full
     rows = [[0, 0.99, 0.01, 0], [0.05, 0.9, 0.05, 0.0], [0, 0.999, 0.001, 0]]
-    got = at_most_jokers(*jokers(rows))
+    got = at_most_jokers(*jokers(rows), MIN_CONFIDENCE)
     assert [got[(0, c)].owner for c in range(3)] == [1, None, 1]
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tableref.vision.recognise.ligretto import SpaceReading, at_most_tokens
+from tableref.vision.recognise.ligretto import MIN_CONFIDENCE, SpaceReading
+from tableref.vision.recognise.ligretto_counts import at_most_tokens
 
 QUAD = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
@@ -24,7 +25,7 @@ def board(tokens: list[float | None]) -> dict:
     ([0.9, 0.8, 0.95], 2, [0, 2], 0.9),
 ])
 def test_the_surest_tokens_are_kept(confidences, limit, kept, floor):
-    got = at_most_tokens(board(confidences), limit)
+    got = at_most_tokens(board(confidences), MIN_CONFIDENCE, limit)
     assert sorted(c for (_, c), s in got.items() if s.token) == kept
     dropped = [s for (_, c), s in got.items() if confidences[c] is not None and c not in kept]
     assert all(s.token is False and s.token_confidence == floor for s in dropped)
@@ -34,5 +35,5 @@ def test_the_surest_tokens_are_kept(confidences, limit, kept, floor):
 def test_the_floor_below_the_confidence_floor_leaves_the_space_unknown():
     # the least sure kept token is below MIN_CONFIDENCE only when tokens were read that unsure
     spaces = board([0.55, 0.5, 0.52])
-    got = at_most_tokens(spaces, 2)
+    got = at_most_tokens(spaces, MIN_CONFIDENCE, 2)
     assert got[(0, 1)].token is None and got[(0, 1)].token_confidence == 0.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tableref.vision.recognise.ligretto import CardReading, SpaceReading
-from tableref.vision.recognise.ligretto_decks import DECK, within_decks
+from tableref.vision.recognise.ligretto_counts import DECK, within_decks
 
 QUAD = ((0.0, 0.0),) * 4
 
