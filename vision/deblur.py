@@ -272,6 +272,33 @@ def deconvolve(image: np.ndarray, kernel: np.ndarray, noise_to_signal: float = N
     return out.reshape(img.shape)
 
 
+#: :func:`deconvolve_within` undoes the blur over the points' bounding box widened by this many
+#: kernel sides: the Wiener filter mirrors the image at the box's edge, and what that invents
+#: there rings inwards about a kernel's side.
+WITHIN_MARGIN_KERNELS = 4
+
+
+def deconvolve_within(image: np.ndarray, kernel: np.ndarray, points: np.ndarray,
+                      noise_to_signal: float = NOISE_TO_SIGNAL) -> np.ndarray:
+    """``image`` with ``kernel`` undone (:func:`deconvolve`) around ``points`` (N x 2, px) only:
+    over their bounding box widened by :data:`WITHIN_MARGIN_KERNELS` kernel sides (clipped to
+    the image); the rest of the image as it is. A reader that looks at one part of the table
+    (a board) pays for that part's transform, not the whole photograph's."""
+    img = np.asarray(image)
+    pts = np.asarray(points, np.float64).reshape(-1, 2)
+    if img.ndim not in (2, 3) or not len(pts) or not np.all(np.isfinite(pts)):
+        raise DeblurError(f"deconvolve_within needs an image and finite points, got {img.shape} and {pts.shape}")
+    h, w = img.shape[:2]
+    margin = WITHIN_MARGIN_KERNELS * int(np.asarray(kernel).shape[0])
+    x0, y0 = (max(int(np.floor(v)) - margin, 0) for v in pts.min(axis=0))
+    x1, y1 = (min(int(np.ceil(v)) + margin + 1, n) for v, n in zip(pts.max(axis=0), (w, h)))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return img.copy()
+    out = img.copy()
+    out[y0:y1, x0:x1] = deconvolve(img[y0:y1, x0:x1], kernel, noise_to_signal)
+    return out
+
+
 @dataclass(frozen=True)
 class BlindMotion:
     """A motion blur judged from a whole image without a known target: the direction

@@ -9,8 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from tableref.vision.deblur import (MIN_LENGTH_PX, BlindMotion, DeblurError, MotionBlur, blind_motion, deconvolve,
-                                    line_kernel, marker_target, measure_motion_blur)
+from tableref.vision.deblur import (MIN_LENGTH_PX, WITHIN_MARGIN_KERNELS, BlindMotion, DeblurError, MotionBlur,
+                                    blind_motion, deconvolve, deconvolve_within, line_kernel, marker_target,
+                                    measure_motion_blur)
 
 MARKER_PX, QUIET_PX = 60, 10  # the marker's black square, its white quiet zone (one module)
 
@@ -114,6 +115,32 @@ def test_deconvolution_brings_the_sharp_image_back():
     error = lambda img: float(np.mean((img.astype(np.float32) - colour) ** 2))  # noqa: E731
     assert error(sharp) < 0.25 * error(blurred)
     assert np.array_equal(deconvolve(blurred, line_kernel(1.0, 0.0)), blurred)
+
+
+@pytest.mark.parametrize("seed, box", [(11, (200, 150, 400, 300)), (12, (0, 0, 120, 90)), (13, (500, 380, 639, 479))])
+def test_the_blur_undone_around_points_only(seed, box):
+    # a board's part of the photograph: undone there as the whole image's transform undoes it,
+    # the rest left as it is (a box at the image's corner is clipped to it)
+    scene = cv2.cvtColor(_cards_scene(seed), cv2.COLOR_GRAY2BGR)
+    kernel = line_kernel(7.0, 30.0)
+    blurred = cv2.filter2D(scene, -1, kernel, borderType=cv2.BORDER_REFLECT)
+    x0, y0, x1, y1 = box
+    points = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    part, whole = deconvolve_within(blurred, kernel, points), deconvolve(blurred, kernel)
+    inside = (slice(y0, y1 + 1), slice(x0, x1 + 1))
+    assert np.abs(part[inside].astype(np.int16) - whole[inside]).mean() < 0.25
+    error = lambda img: float(np.mean((img[inside].astype(np.float32) - scene[inside]) ** 2))  # noqa: E731
+    assert error(part) < error(blurred)
+    reach = WITHIN_MARGIN_KERNELS * kernel.shape[0]
+    outside = np.ones(scene.shape[:2], bool)
+    outside[max(y0 - reach, 0):y1 + reach + 1, max(x0 - reach, 0):x1 + reach + 1] = False
+    assert outside.any() and np.array_equal(part[outside], blurred[outside])
+
+
+@pytest.mark.parametrize("points", [np.empty((0, 2)), np.array([[1.0, float("nan")]])])
+def test_deconvolve_within_refuses_no_points(points):
+    with pytest.raises(DeblurError, match="finite points"):
+        deconvolve_within(np.zeros((40, 40, 3), np.uint8), line_kernel(5.0, 0.0), points)
 
 
 def _cards_scene(seed: int) -> np.ndarray:

@@ -34,7 +34,8 @@ from ...calibration.markers import DEFAULT_DICTIONARY, DetectedMarker, detect_ma
 from ...calibration.profile import Profile
 from ...calibration.table import TableCalibration, calibrate_table, spans
 from ..classifier import Classifier
-from ..deblur import DeblurError, MotionBlur, blind_motion, deconvolve, line_kernel, marker_target, measure_motion_blur
+from ..deblur import (DeblurError, MotionBlur, blind_motion, deconvolve, deconvolve_within, line_kernel, marker_target,
+                      measure_motion_blur)
 from ..errors import VisionError
 from ..frame import check_bgr_image
 from ..marker_search import find_near
@@ -373,10 +374,13 @@ def motion_blur(image: np.ndarray, view: TableView) -> MotionBlur | None:
 
 
 def steady_view(image: np.ndarray, view: TableView, relocate: Callable[[np.ndarray], TableView] | None,
-                from_px: float = 0.0) -> tuple[np.ndarray, TableView, MotionBlur | None]:
+                from_px: float = 0.0, within: np.ndarray | None = None,
+                ) -> tuple[np.ndarray, TableView, MotionBlur | None]:
     """``image`` with the motion blur its markers show undone, the table's view in it, and the
     blur measured (None when no marker could be measured on). A blur shorter than ``from_px``
-    is measured but left as it is.
+    is measured but left as it is. With ``within`` (points, N x 2 px) the blur is undone only
+    around them (:func:`~tableref.vision.deblur.deconvolve_within`: what the reader will look
+    at), the rest of the image left as it is.
 
     When the blur is undone the table is located again by ``relocate`` on the new image (its
     markers are sharper now, their corners surer); ``view`` is kept when ``relocate`` is None,
@@ -385,7 +389,8 @@ def steady_view(image: np.ndarray, view: TableView, relocate: Callable[[np.ndarr
     blur = motion_blur(image, view)
     if blur is None or not blur.moving or blur.length_px < from_px:
         return image, view, blur
-    steady = deconvolve(image, line_kernel(blur.length_px, blur.angle_deg))
+    kernel = line_kernel(blur.length_px, blur.angle_deg)
+    steady = deconvolve(image, kernel) if within is None else deconvolve_within(image, kernel, within)
     if relocate is not None:
         try:
             view = relocate(steady)
