@@ -407,6 +407,27 @@ def blur_report(blur: MotionBlur | None, from_px: float = 0.0) -> dict | None:
     return {**blur.to_json(), "undone": blur.moving and blur.length_px >= from_px}
 
 
+#: :func:`table_area` widens the table by this share of its size on every side: what stands
+#: on the table (a stack of cards, a cube) shows a little beyond where its foot lies.
+TABLE_AREA_GROW = 0.05
+
+
+def table_area(view: TableView) -> np.ndarray | None:
+    """The table of ``view`` and its markers in the image (points, N x 2 px): the play area
+    widened by :data:`TABLE_AREA_GROW` and the markers that located it, where a reader looks
+    (:func:`steady_view`'s ``within``). None when the table's far side is unmeasured
+    (:func:`one_edge`): the table may reach further than its size assumed."""
+    if one_edge(view):
+        return None
+    w, h = view.table_mm
+    gw, gh = TABLE_AREA_GROW * w, TABLE_AREA_GROW * h
+    corners = np.array([[-gw, -gh], [w + gw, -gh], [w + gw, h + gh], [-gw, h + gh]], np.float64)
+    layout = view.calibration.layout
+    markers = [np.asarray(layout.placement(i).corners_mm, np.float64) for i in view.calibration.markers_used]
+    points = view.to_image(np.concatenate([corners, *markers]))
+    return points if np.all(np.isfinite(points)) else None
+
+
 def one_edge(view: TableView) -> bool:
     """Whether ``view`` was located by markers along one edge only (two along one side): the
     table's other side is then unmeasured."""

@@ -28,7 +28,7 @@ from ..crop import crop_patches, in_image, to_tensor
 from ..deblur import MotionBlur
 from ..second_looks import with_second_looks
 from .common import (RecognitionError, TableView, blur_report, check_second_model, likeliest_size, locate_table,
-                     model_card_path, one_edge, open_second_model, steady_view)
+                     model_card_path, one_edge, open_second_model, steady_view, table_area)
 from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
                              pile_score, row_ends, tile_row)
@@ -390,7 +390,7 @@ class DaLuigiRecogniser:
         z = self.zones
         if view is None:
             view = locate_daluigi(image, profile, z)
-        image, view, blur = steady_view(image, view, None, DEBLUR_FROM_PX)
+        image, view, blur = steady_view(image, view, None, DEBLUR_FROM_PX, within=table_area(view))
         if profile is None and one_edge(view):
             view = self._likeliest_size(image, view)
         counts = z.player_counts(view.table_mm)

@@ -34,7 +34,7 @@ from ..deblur import MotionBlur
 from ..second_looks import View, with_second_looks
 from .bare_table import TableColour, bare_above, covered_above, place_samples
 from .common import (RecognitionError, TableView, blur_report, check_second_model, likeliest_size, load_zones,
-                     locate_table, model_card_path, one_edge, open_second_model, steady_view)
+                     locate_table, model_card_path, one_edge, open_second_model, steady_view, table_area)
 from .cover import check_cover_model, covered, open_cover_model
 from .dolcevita_labels import ALLOWED, GOOD_LABELS, LABELS, NUMBER_LABELS
 from .dolcevita_zones import GOODS, MONEY, SLOT, UNDER, Zones, in_play_area
@@ -440,7 +440,8 @@ class DolceVitaRecogniser:
         blur = None
         if self.steady:
             image, view, blur = steady_view(image, view,
-                                            (lambda im: locate_dolcevita(im, profile, z)) if located else None)
+                                            (lambda im: locate_dolcevita(im, profile, z)) if located else None,
+                                            within=table_area(view))
         edge_only = one_edge(view)
         if edge_only and located and profile is None:
             view = self._likeliest_size(image, view)
