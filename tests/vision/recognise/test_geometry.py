@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tableref.vision.recognise.common import RecognitionError, ZonesError, check_photo, locate_table
+from tableref.vision.recognise.common import (RecognitionError, ZonesError, check_photo, locate_table, one_edge,
+                                             table_area)
 from tableref.bench.recognition import scene_errors
-from tableref.vision.recognise.dolcevita import DolceVitaRecogniser, load_dolcevita_zones
+from tableref.vision.recognise.dolcevita import DolceVitaRecogniser, load_dolcevita_zones, locate_dolcevita
 from tableref.vision.synthetic.dataset import sample
 
 from .conftest import cover_markers
@@ -38,6 +39,30 @@ def test_table_and_slots_from_markers(renders, seed):
         got = view.to_image(full)[[3, 2]]
         want = np.asarray(o.polygon_px)[[3, 2]]
         assert np.abs(got - want).max() < MAX_SLOT_ERROR_PX, ident
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_table_area_holds_every_place_and_marker(renders, seed):
+    # where a blur is undone (steady_view's within): every slot and marker the reader looks at
+    s = renders[seed]
+    zones = load_dolcevita_zones()
+    view = locate_table(s.image, zones.marker_mm, choices_mm=zones.table_mm_choices)
+    area = table_area(view)
+    lo, hi = area.min(axis=0), area.max(axis=0)
+    slots = np.concatenate([view.to_image(zones.slot_quad(view.table_mm, c, k)) for c in range(7) for k in range(9)])
+    markers = np.concatenate([np.asarray(m.corners_px, float) for m in s.render.truth.markers])
+    for points in (slots, markers):
+        assert np.all(points >= lo) and np.all(points <= hi)
+    # ... and a good deal less than the photograph
+    assert np.prod(np.clip(hi, 0, (1280, 720)) - np.clip(lo, 0, None)) < 0.8 * 1280 * 720
+
+
+@pytest.mark.parametrize("seed", SEEDS[1:])  # (in 3000001 a hand hides marker 0 already)
+def test_no_table_area_where_one_edge_leaves_the_far_side_unmeasured(renders, seed):
+    # the far markers painted over (as a hand would): the table may reach further than assumed
+    image = renders[seed].image
+    edge = locate_dolcevita(cover_markers(image, (2, 3), locate_dolcevita(image)))
+    assert edge.calibration.markers_used == (0, 1) and one_edge(edge) and table_area(edge) is None
 
 
 @pytest.mark.parametrize("seed, plain_px, lens_px", [(3_100_003, 15.0, 2.0), (3_100_025, 8.0, 2.5)])
