@@ -289,13 +289,15 @@ def locate_table(image: np.ndarray, marker_mm: float, profile: Profile | None = 
     # markers smeared past finding: judge the blur from the whole image, undo it, look again
     import cv2
 
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     try:
-        blind = blind_motion(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        blind = blind_motion(gray)
     except DeblurError:  # an image too small to judge
         blind = None
     found_sets = [markers, sharp]
     for kernel_px in blind.kernel_sizes if blind is not None else ():
-        steadied = detect_markers(deconvolve(image, line_kernel(kernel_px, blind.angle_deg)), dictionary)
+        # the detector reads grey: one plane to undo, not three
+        steadied = detect_markers(deconvolve(gray, line_kernel(kernel_px, blind.angle_deg)), dictionary)
         found_sets.append(steadied)
         for pair in dict.fromkeys(("never", "any" if two_markers == "one" else two_markers)):
             try:
