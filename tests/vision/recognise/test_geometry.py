@@ -9,6 +9,7 @@ import pytest
 from tableref.vision.recognise.common import (RecognitionError, ZonesError, check_photo, locate_table, one_edge,
                                              table_area)
 from tableref.bench.recognition import scene_errors
+from tableref.rules.dolcevita.catalogue import COLUMNS, SLOTS
 from tableref.vision.recognise.dolcevita import DolceVitaRecogniser, load_dolcevita_zones, locate_dolcevita
 from tableref.vision.synthetic.dataset import sample
 
@@ -49,7 +50,8 @@ def test_the_table_area_holds_every_place_and_marker(renders, seed):
     view = locate_table(s.image, zones.marker_mm, choices_mm=zones.table_mm_choices)
     area = table_area(view)
     lo, hi = area.min(axis=0), area.max(axis=0)
-    slots = np.concatenate([view.to_image(zones.slot_quad(view.table_mm, c, k)) for c in range(7) for k in range(9)])
+    slots = np.concatenate([view.to_image(zones.slot_quad(view.table_mm, c, k)) for c in range(COLUMNS)
+                            for k in range(SLOTS)])
     markers = np.concatenate([np.asarray(m.corners_px, float) for m in s.render.truth.markers])
     for points in (slots, markers):
         assert np.all(points >= lo) and np.all(points <= hi)
