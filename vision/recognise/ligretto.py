@@ -255,20 +255,20 @@ class LigrettoRecogniser:
         zones = zones_for(profile) if profile is not None else self.zones
         view = locate_ligretto(image, profile, zones)
         board = find_board(image, view, zones)
-        quads = board.cell_quads_image().reshape(-1, 4, 2)
-        centres = quads.mean(axis=1, keepdims=True)
-        reach = (centres + DEBLUR_REACH * (quads - centres)).reshape(-1, 2)
+        quads_px = board.cell_quads_image().reshape(-1, 4, 2)
+        centres = quads_px.mean(axis=1, keepdims=True)
+        reach = (centres + DEBLUR_REACH * (quads_px - centres)).reshape(-1, 2)
         steady, _, blur = steady_view(image, view, None, DEBLUR_FROM_PX, within=reach)
-        reading = replace(self._read_board(steady, board, profile, zones, image), motion_blur=blur)
+        reading = replace(self._read_board(steady, board, quads_px, profile, zones, image), motion_blur=blur)
         self._last = (reading.observation, reading)
         return reading
 
-    def _read_board(self, image: np.ndarray, board: BoardView, profile: Profile | None,
+    def _read_board(self, image: np.ndarray, board: BoardView, quads_px: np.ndarray, profile: Profile | None,
                     zones: LigrettoZones, photo: np.ndarray) -> LigrettoReading:
-        """Read the board of ``image`` (the photograph with a long motion blur undone); the
-        whole cards are looked at in ``photo``, the photograph as taken."""
+        """Read the board of ``image`` (the photograph with a long motion blur undone), whose
+        places' corners in the image are ``quads_px`` (rows x columns, 4, 2, flat); the whole
+        cards are looked at in ``photo``, the photograph as taken."""
         rows, cols = board.rows, board.columns
-        quads_px = board.cell_quads_image().reshape(-1, 4, 2)
         prep = self.cell_model.card.preprocessing
         tensor = crop(image, list(quads_px), prep)
         others = [] if self.second is None else [lambda qs: self.second.predict(crop(image, qs, prep)).probabilities]

@@ -516,6 +516,6 @@ def test_the_whole_card_is_looked_at_in_the_photograph_as_taken(monkeypatch):
     assert scene_score(shot, reading)["wrong"] == 0
     read_board = LigrettoRecogniser._read_board
     monkeypatch.setattr(LigrettoRecogniser, "_read_board",
-                        lambda self, image, board, profile, zones, photo: read_board(self, image, board, profile,
-                                                                                     zones, image))
+                        lambda self, image, board, quads_px, profile, zones, photo: read_board(
+                            self, image, board, quads_px, profile, zones, image))
     assert scene_score(shot, recogniser.read(shot.image))["wrong"] >= 2
