@@ -28,7 +28,7 @@ from .live.judge import (clears_flags, correction_events, milestones, named_by_o
                          reading_events, repeats_open_flag, revision_event, rounds_done, shows_as_read,
                          still_disputed, with_places_of, withdrawal_events)
 from .live.loop import FrameLoop, StreamSettings, encode_jpeg
-from .live.recognition import Recogniser, recogniser_for, recognisable_games
+from .live.recognition import Recogniser, recogniser_for, recognisable_games, tell_players
 from .live.sources import SourceChoice, allowed_source
 from .live.voting import VoteSettings
 from .rules import GAMES, game as rules_of
@@ -157,6 +157,7 @@ class Session:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
             raise SessionError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
         recogniser = recogniser_for(name)
+        tell_players(recogniser, len(players))
         state = rules.new_game(len(players), options, seed)
         with self._lock:
             if self._game is not None and not self._game.rules.is_over(self._game.state):
@@ -178,6 +179,7 @@ class Session:
             return None
         rules = rules_of(record.game)
         recogniser = recogniser_for(record.game)
+        tell_players(recogniser, len(record.players))
         state = rules.state_from_json(self.log.latest_state(record.id))
         with self._lock:
             self._game = _Game(record, rules, recogniser, state, flags=open_flags(self.log.events(record.id)))

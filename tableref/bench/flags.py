@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from ..live.recognition import recogniser_for
+from ..live.recognition import recogniser_for, tell_players
 from ..rules import game as rules_of
 from ..rules.errors import RulesError
 from ..vision.errors import VisionError
@@ -53,6 +53,7 @@ def referee_placement(rules, recogniser, reader, step) -> Outcome:
     image = reader.render(step.end - 1)
     started = time.perf_counter()
     illegal = step.illegal is not None
+    tell_players(recogniser, step.before.players)  # as the live session does when the game starts
     try:
         observation = recogniser.recognise(image, None)
         verdict = rules.referee(step.before, observation)

@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..gamelog import GameLog, PlayerInfo
-from ..live.recognition import recogniser_for
+from ..live.recognition import recogniser_for, tell_players
 from ..rules import game as rules_of
 from ..rules.errors import RulesError
 from ..vision.errors import VisionError
@@ -62,6 +62,7 @@ class Follower:
             self.session.stop_game()
         players = [PlayerInfo(f"P{i + 1}", COLOURS[i]) for i in range(step.before.players)]
         self.session.start_game(self.game_name, players)
+        tell_players(self.recogniser, step.before.players)  # as the session told its own
         self.game = step.game
         self.tally["games"] += 1
 

@@ -19,6 +19,10 @@ Per-space error = spaces with a misread or a miss / spaces of the board; a scene
 right when it has none. The stricter count this benchmark used until 2026-12-01, in which a
 space at least :data:`STRICT_SHARE` (65 %) shown must be read too, is reported beside it.
 Card pairing (which two spaces a card covers) and the start marks are reported apart.
+
+The recogniser is told the number of players, as the live referee tells it when a game starts
+(it then reads only their border styles); the error and the exact boards of the same renders
+read without it (``tableref analyze`` without ``--players``) are reported beside them.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ class Shot:
     spaces: dict
     cards: tuple
     blurred: bool
+    players: int
 
 
 def truth_of(sample) -> tuple[dict, tuple]:
@@ -102,7 +107,7 @@ def shoot(seed: int) -> Shot:
     s = sample("ligretto", seed)
     spaces, cards = truth_of(s)
     blurred = float(s.render.truth.effects.get("motion_length_px", 0.0)) >= BLURRED_PX
-    return Shot(seed, s.image, spaces, cards, blurred)
+    return Shot(seed, s.image, spaces, cards, blurred, s.scene.state.players)
 
 
 def space_errors(truth: SpaceTruth | None, read, must_read: float = WHOLE_SHARE) -> tuple[int, int]:
@@ -172,15 +177,14 @@ def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None
     times, cpu = [], []
     for i, shot in enumerate(_shots(list(range(seed, seed + scenes)))):
         start, start_cpu = time.perf_counter(), time.process_time()
-        try:
-            reading = recogniser.read(shot.image)
-        except RecognitionError as exc:
-            reading = None
-            log.info("seed %d refused: %s", shot.seed, exc)
-            tally["all", "refused"] += 1
+        reading = _read(recogniser, shot, shot.players)
         times.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
+        tally["all", "refused"] += reading is None
         score = scene_score(shot, reading)
+        untold = scene_score(shot, _read(recogniser, shot, None))
+        tally["untold", "wrong"] += untold["wrong"]
+        tally["untold", "exact"] += untold["exact"]
         if score["wrong"]:
             log.debug("seed %d: %d spaces wrong", shot.seed, score["wrong"])
         for subset in ("all", "blurred" if shot.blurred else "sharp"):
@@ -192,9 +196,20 @@ def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None
     return figures(tally, sorted(times), cpu, scenes, seed)
 
 
+def _read(recogniser, shot: Shot, players: int | None):
+    """The reading of ``shot`` (told ``players``), None where the recogniser refuses it."""
+    try:
+        return recogniser.read(shot.image, None, players)
+    except RecognitionError as exc:
+        log.info("seed %d refused: %s", shot.seed, exc)
+        return None
+
+
 def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, seed: int) -> list[Figure]:
     on = (f"{scenes} fresh Ligretto renders of the digital twin, 1280x720, seeds {seed}..{seed + scenes - 1} "
-          "(never used in training)")
+          "(never used in training), the recogniser told the number of players as the live referee tells it")
+    untold_on = on.replace("told the number of players as the live referee tells it",
+                           "not told the number of players (`tableref analyze` without --players)")
 
     def pct(a: int, b: int) -> float:
         return 100.0 * a / b if b else float("nan")
@@ -205,6 +220,10 @@ def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, s
         Figure("recognition", "ligretto: misread readings per space", pct(tally["all", "misread"],
                                                                            tally["all", "spaces"]), "%", on),
         Figure("recognition", "ligretto: boards read exactly right", pct(tally["all", "exact"], scenes), "%", on),
+        Figure("recognition", "ligretto: per-space error, players not told",
+               pct(tally["untold", "wrong"], tally["all", "spaces"]), "%", untold_on),
+        Figure("recognition", "ligretto: boards read exactly right, players not told",
+               pct(tally["untold", "exact"], scenes), "%", untold_on),
         Figure("recognition", "ligretto: scenes refused (no table or no board found)",
                pct(tally["all", "refused"], scenes), "%", on),
         Figure("recognition", "ligretto: per-space error, strict (a partly covered space at least 65 % shown "

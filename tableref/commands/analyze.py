@@ -23,7 +23,8 @@ _GAMES = ("dolcevita", "ligretto", "daluigi")
 @click.option("--profile", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Calibration profile (lens, table layout, zones).")
 @click.option("--players", type=click.IntRange(2, 5), default=None,
-              help="Number of players [default: inferred from the cards in front of the seats].")
+              help="Number of players [default: inferred from the cards in front of the seats; Ligretto: "
+                   "every border style may lie on the board].")
 @click.option("--annotate", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the image with every spot read drawn on it (PNG or JPEG).")
 def command(image: Path, game: str, profile: Path | None, players: int | None, annotate: Path | None) -> None:
@@ -36,7 +37,7 @@ def command(image: Path, game: str, profile: Path | None, players: int | None, a
     prof = load_profile(profile) if profile is not None else None
     picture = read_image(image)
     if game == "ligretto":
-        _ligretto(picture, prof, annotate)
+        _ligretto(picture, prof, players, annotate)
         return
     if game == "daluigi":
         _daluigi(picture, prof, players, annotate)
@@ -50,16 +51,16 @@ def command(image: Path, game: str, profile: Path | None, players: int | None, a
     click.echo(json.dumps(result.to_json(), indent=2))
 
 
-def _ligretto(picture, prof, annotate: Path | None) -> None:
+def _ligretto(picture, prof, players: int | None, annotate: Path | None) -> None:
     """Ligretto: every board space read (cover, owner, colour, token), the cards paired, and
-    the rules' observation."""
+    the rules' observation; with ``players``, only the border styles they play."""
     from ..vision.imageio import write_image
     from ..vision.recognise.ligretto import LigrettoRecogniser, draw
     from ..vision.recognise.ligretto_board import find_board, locate_ligretto, zones_for
 
     zones = zones_for(prof)
     find_board(picture, locate_ligretto(picture, prof, zones), zones)  # refuses bad input before any model loads
-    reading = LigrettoRecogniser.open(profile=prof).read(picture, prof)
+    reading = LigrettoRecogniser.open(profile=prof).read(picture, prof, players)
     if annotate is not None:
         write_image(annotate, draw(picture, reading))
     click.echo(json.dumps(reading.to_json(), indent=2))

@@ -38,6 +38,9 @@ class Recogniser(Protocol):
     ``annotate(image, observation, flags)`` returns a copy of ``image`` with the recognised
     items outlined and labelled and the pieces named by ``flags`` (rule violations, whose
     ``pieces`` use the game's item names) outlined in red.
+
+    A recogniser that reads better for knowing how many play has a ``players`` attribute; the
+    session sets it when a game starts (:func:`tell_players`).
     """
 
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Any: ...
@@ -46,6 +49,13 @@ class Recogniser(Protocol):
 
 
 RecogniserFactory = Callable[[], Recogniser]
+
+
+def tell_players(recogniser: Recogniser, players: int) -> None:
+    """Tell ``recogniser`` the number of players of the game in play, where it has a
+    ``players`` attribute (Ligretto's reads only the border styles they play)."""
+    if hasattr(recogniser, "players"):
+        recogniser.players = players
 
 #: Recognisers shipped with tableref, by game: "module:factory".
 BUILTIN: dict[str, str] = {

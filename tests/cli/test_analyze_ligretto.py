@@ -44,3 +44,18 @@ def test_bad_images_are_refused_clearly(run_cli, tmp_path, make, message):
     assert result.code == 2, result
     assert result.err.startswith("error: ") and "Traceback" not in result.err
     assert message in result.err
+
+
+def test_told_the_players_only_their_border_styles_are_read(run_cli, render):
+    path, state = render
+    result = run_cli("analyze", str(path), "--game", "ligretto", "--players", str(state.players))
+    assert result.code == 0, result
+    owners = [c["owner"] for c in json.loads(result.out)["observation"]["cells"] if c.get("owner") is not None]
+    assert owners and all(0 <= o < state.players for o in owners)
+
+
+def test_a_number_of_players_ligretto_is_not_played_by_is_refused(run_cli, render):
+    path, _ = render
+    result = run_cli("analyze", str(path), "--game", "ligretto", "--players", "5")
+    assert result.code == 2, result
+    assert result.err.startswith("error: ") and "2 to 4 players, not 5" in result.err

@@ -225,6 +225,27 @@ def test_correcting_a_misread(tmp_path, scenes):
         gamelog.close()
 
 
+def test_the_recogniser_is_told_how_many_play(tmp_path, scenes):
+    _, observations = scenes
+    recogniser = ls.register(GAME, dict(enumerate(observations)))
+    recogniser.players = None  # a recogniser that reads better for knowing (as Ligretto's)
+    gamelog = GameLog(tmp_path / "games.sqlite")
+    session = Session(gamelog)
+    try:
+        session.start_game(GAME, PLAYERS, seed=SEED)
+        assert recogniser.players == len(PLAYERS)
+    finally:
+        session.close()
+    recogniser.players = None
+    again = Session(gamelog)
+    try:
+        assert again.resume() is not None
+        assert recogniser.players == len(PLAYERS)
+    finally:
+        again.close()
+        gamelog.close()
+
+
 def test_a_game_without_a_recogniser_cannot_start(tmp_path):
     gamelog = GameLog(tmp_path / "games.sqlite")
     session = Session(gamelog)

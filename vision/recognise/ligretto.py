@@ -37,6 +37,7 @@ import numpy as np
 
 from ...calibration.profile import Profile
 from ...rules.common import Violation
+from ...rules.ligretto import MAX_PLAYERS, MIN_PLAYERS
 from ...rules.ligretto.catalogue import BORDERS
 from ...rules.ligretto.observation import CellSeen, Observation
 from ..classifier import Classifier
@@ -205,6 +206,9 @@ class LigrettoRecogniser:
         self.cell_model, self.token_model, self.second, self.borders = cell_model, token_model, second, borders
         self.hidden, self.seams = hidden, seams
         self.zones = zones or zones_for(None)
+        #: The number of players at the table, told by the live session (:meth:`recognise`
+        #: reads their border styles alone); None: every style may lie on the board.
+        self.players: int | None = None
         self._last: tuple[Observation, LigrettoReading] | None = None
         self._follower = ProfileFollower(CELLS_MODEL)
 
@@ -234,24 +238,27 @@ class LigrettoRecogniser:
             other = LigrettoRecogniser.open(profile=profile)
             self.cell_model, self.token_model = other.cell_model, other.token_model
             self.second, self.borders, self.hidden, self.seams = other.second, other.borders, other.hidden, other.seams
-        return self.read(image, profile).observation
+        return self.read(image, profile, self.players).observation
 
     def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
         """A copy of ``image`` with each space read outlined (grey free, green card, magenta
         joker, dark grey unknown), tokens ringed, and the spaces of ``flags`` in red."""
         last = self._last
-        reading = last[1] if last is not None and last[0] is observation else self.read(image)
+        reading = last[1] if last is not None and last[0] is observation else self.read(image, None, self.players)
         return draw(image, reading, flags)
 
     # --- reading --------------------------------------------------------------------------
-    def read(self, image: np.ndarray, profile: Profile | None = None) -> LigrettoReading:
-        """Read one photograph (BGR uint8, H x W x 3).
+    def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None) -> LigrettoReading:
+        """Read one photograph (BGR uint8, H x W x 3); with ``players``, the number at the
+        table, only their border styles are read (:func:`~.ligretto_decide.among_players`).
 
         Raises
         ------
         RecognitionError
-            A blank image, no table markers, or no board on the table.
+            A blank image, no table markers, no board on the table, or a number of players
+            Ligretto is not played by.
         """
+        players = _check_players(players)
         zones = zones_for(profile) if profile is not None else self.zones
         view = locate_ligretto(image, profile, zones)
         board = find_board(image, view, zones)
@@ -259,15 +266,17 @@ class LigrettoRecogniser:
         centres = quads_px.mean(axis=1, keepdims=True)
         reach = (centres + DEBLUR_REACH * (quads_px - centres)).reshape(-1, 2)
         steady, _, blur = steady_view(image, view, None, DEBLUR_FROM_PX, within=reach)
-        reading = replace(self._read_board(steady, board, quads_px, profile, zones, image), motion_blur=blur)
+        reading = replace(self._read_board(steady, board, quads_px, profile, zones, image, players),
+                          motion_blur=blur)
         self._last = (reading.observation, reading)
         return reading
 
     def _read_board(self, image: np.ndarray, board: BoardView, quads_px: np.ndarray, profile: Profile | None,
-                    zones: LigrettoZones, photo: np.ndarray) -> LigrettoReading:
+                    zones: LigrettoZones, photo: np.ndarray, players: int | None = None) -> LigrettoReading:
         """Read the board of ``image`` (the photograph with a long motion blur undone), whose
         places' corners in the image are ``quads_px`` (rows x columns, 4, 2, flat); the whole
-        cards are looked at in ``photo``, the photograph as taken."""
+        cards are looked at in ``photo``, the photograph as taken; the border styles of
+        ``players`` alone are read (None: every style)."""
         rows, cols = board.rows, board.columns
         prep = self.cell_model.card.preprocessing
         tensor = crop(image, list(quads_px), prep)
@@ -275,8 +284,8 @@ class LigrettoRecogniser:
         cover = with_second_looks(lambda qs: self.cell_model.predict(crop(image, qs, prep)).probabilities,
                                   list(quads_px), SECOND_LOOKS, SECOND_LOOK_BELOW,
                                   first=self.cell_model.predict(tensor).probabilities, others=others)
-        cover = self._partly_hidden(image, quads_px, cover)
         labels = list(self.cell_model.labels)
+        cover = self._partly_hidden(image, quads_px, decide.among_players(cover, labels, players))
         kind_p = decide.kinds(cover, labels)
         kind = np.array(decide.KINDS)[kind_p.argmax(axis=1)]
         keep_r, keep_c = board_extent(kind.reshape(rows, cols))
@@ -309,7 +318,7 @@ class LigrettoRecogniser:
         spaces = _beside_the_hidden(at_most_tokens(spaces, MIN_CONFIDENCE), None if self.hidden is None else
                                     lambda quads: covered(self.hidden, image, quads, 1.0 - HIDDEN_SURE))
         rect_quads = board.cell_quads_rect()[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
-        whole = None if self.borders is None else self._whole_cards(photo, quads_px, index)
+        whole = None if self.borders is None else self._whole_cards(photo, quads_px, index, players)
         apart = None if self.seams is None else self._apart(photo, quads_px, index)
         cards, paired = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect, whole, apart)
 
@@ -348,9 +357,11 @@ class LigrettoRecogniser:
                 out[i, hidden] = 1.0
         return out
 
-    def _whole_cards(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> WholeLook:
+    def _whole_cards(self, image: np.ndarray, quads_px: np.ndarray, index: dict,
+                     players: int | None = None) -> WholeLook:
         """The card classifier's look at the cards of ``image``: pairs of neighbouring cells
-        (``index``: cell -> flat index into ``quads_px``) -> their border probabilities.
+        (``index``: cell -> flat index into ``quads_px``) -> their border probabilities, the
+        styles of ``players`` alone (None: every style).
 
         ``image`` is the photograph as taken, blur and all: the card model learnt the renders
         so (:mod:`~tableref.models.training.ligretto_borders`), and the deconvolution changes
@@ -359,7 +370,8 @@ class LigrettoRecogniser:
         whole card looked at in the deconvolved image instead read boards exactly right 132,
         263, 216 of 150, 300, 250 against 133, 266, 216 so; the halves' own border
         probabilities read in the photograph as taken too, 132, 263, 214."""
-        return _look_at_pairs(self.borders, image, quads_px, index)
+        look = _look_at_pairs(self.borders, image, quads_px, index)
+        return lambda pairs: decide.among_players(look(pairs), BORDERS, players)
 
     def _apart(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> Callable[[list[tuple]], np.ndarray]:
         """The seam classifier's look at pairs of neighbouring cells (``index``: cell -> flat
@@ -368,6 +380,16 @@ class LigrettoRecogniser:
         each pair is two pieces side by side, not one card."""
         look, two = _look_at_pairs(self.seams, image, quads_px, index), SEAM_LABELS.index(TWO_PIECES)
         return lambda pairs: look(pairs)[:, two]
+
+
+def _check_players(players: int | None) -> int | None:
+    """``players`` when Ligretto is played by that many (or None); else RecognitionError."""
+    if players is None:
+        return None
+    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or \
+            not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RecognitionError(f"Ligretto is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+    return int(players)
 
 
 def _look_at_pairs(model: Classifier, image: np.ndarray, quads_px: np.ndarray, index: dict) -> WholeLook:

@@ -45,6 +45,23 @@ def borders(probabilities: np.ndarray, labels: Sequence[str], kind: str) -> np.n
     return p / np.maximum(p.sum(axis=1, keepdims=True), FLOOR)
 
 
+def among_players(probabilities: np.ndarray, labels: Sequence[str], players: int | None) -> np.ndarray:
+    """``probabilities`` (N, len(labels)) with the border styles no one of ``players`` plays
+    ruled out, each row scaled to sum to 1 again (None: every style is in play).
+
+    "Every player receives 15 cards with the same border (with solid lines, double lines,
+    dashes or dots), the matching player board and 2 joker tiles that also have matching
+    borders" (rulebook, setup), and player p plays border ``BORDERS[p]`` (docs/rules.md), so
+    with two players no dashed or dotted card or joker lies on the board. A label names a style as itself (``solid``) or after its kind
+    (``card:solid``); the other labels stay. A row whose every likely label is ruled out sums
+    to less than 1 and reads unknown."""
+    if players is None:
+        return probabilities
+    out = np.array(probabilities, np.float64)
+    out[:, [i for i, label in enumerate(labels) if label.rpartition(":")[2] in BORDERS[players:]]] = 0.0
+    return out / np.maximum(out.sum(axis=1, keepdims=True), FLOOR)
+
+
 def start_probability(probabilities: np.ndarray, labels: Sequence[str]) -> np.ndarray:
     """Probability (N,) that a free space shows a start mark, given that it is free."""
     p_start, p_empty = probabilities[:, labels.index(START)], probabilities[:, labels.index(EMPTY)]

@@ -100,3 +100,40 @@ def test_halves_sure_of_different_borders_keep_their_own_owners(pa, pb, owners, 
     got = _card(spaces, index, borders, (0, 0), (0, 1))
     assert (spaces[(0, 0)].owner, spaces[(0, 1)].owner) == owners
     assert (got.owner if got is not None else None) == card
+
+
+# --- the border styles of the players at the table ---------------------------------------------
+
+CELL_LABELS = ("empty", "start", "card:solid", "card:double", "card:dashed", "card:dotted",
+               "joker:solid", "joker:double", "joker:dashed", "joker:dotted", "hidden", "off")
+
+
+@pytest.mark.parametrize("labels, players, ruled_out", [
+    (CELL_LABELS, 2, ("card:dashed", "card:dotted", "joker:dashed", "joker:dotted")),
+    (CELL_LABELS, 3, ("card:dotted", "joker:dotted")),
+    (CELL_LABELS, 4, ()),
+    (("solid", "double", "dashed", "dotted"), 2, ("dashed", "dotted")),
+    (("solid", "double", "dashed", "dotted"), 3, ("dotted",)),
+])
+def test_only_the_styles_of_the_players_at_the_table_are_read(labels, players, ruled_out):
+    p = np.random.default_rng(players).dirichlet(np.ones(len(labels)), size=20)
+    got = decide.among_players(p, labels, players)
+    out = [labels.index(label) for label in ruled_out]
+    kept = [i for i in range(len(labels)) if i not in out]
+    assert np.all(got[:, out] == 0.0)
+    assert np.allclose(got.sum(axis=1), 1.0)
+    # the styles in play keep their odds against each other and against the other labels
+    assert np.allclose(got[:, kept] * p[:, kept].sum(axis=1, keepdims=True), p[:, kept])
+
+
+def test_untold_every_style_stays():
+    p = np.random.default_rng(0).dirichlet(np.ones(len(CELL_LABELS)), size=5)
+    assert decide.among_players(p, CELL_LABELS, None) is p
+
+
+def test_a_space_read_only_as_styles_no_one_plays_reads_unknown():
+    p = np.zeros((1, len(CELL_LABELS)))
+    p[0, CELL_LABELS.index("card:dotted")] = 1.0 - 1e-8
+    p[0, CELL_LABELS.index("card:solid")] = 1e-8
+    kinds = decide.kinds(decide.among_players(p, CELL_LABELS, 2), CELL_LABELS)
+    assert kinds.max() < MIN_CONFIDENCE
