@@ -56,10 +56,9 @@ def _ligretto(picture, prof, players: int | None, annotate: Path | None) -> None
     the rules' observation; with ``players``, only the border styles they play."""
     from ..vision.imageio import write_image
     from ..vision.recognise.ligretto import LigrettoRecogniser, draw
-    from ..vision.recognise.ligretto_board import find_board, locate_ligretto, zones_for
+    from ..vision.recognise.ligretto_board import locate_board
 
-    zones = zones_for(prof)
-    find_board(picture, locate_ligretto(picture, prof, zones), zones)  # refuses bad input before any model loads
+    locate_board(picture, prof)  # refuses bad input before any model loads
     reading = LigrettoRecogniser.open(profile=prof).read(picture, prof, players)
     if annotate is not None:
         write_image(annotate, draw(picture, reading))

@@ -50,7 +50,7 @@ from .common import (ProfileFollower, RecognitionError, blur_report, check_secon
                      open_second_model, steady_view)
 from .cover import check_cover_model, covered, open_cover_model
 from .edges import beside, unsure_beside_covered
-from .ligretto_board import BoardView, LigrettoZones, find_board, locate_ligretto, zones_for
+from .ligretto_board import BoardView, LigrettoZones, locate_board, zones_for
 from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SEAM_LABELS,
                               SEAMS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES, card_quad)
 from .ligretto_counts import at_most_jokers, at_most_tokens, within_decks
@@ -260,8 +260,7 @@ class LigrettoRecogniser:
         """
         players = _check_players(players)
         zones = zones_for(profile) if profile is not None else self.zones
-        view = locate_ligretto(image, profile, zones)
-        board = find_board(image, view, zones)
+        view, board = locate_board(image, profile, zones)
         quads_px = board.cell_quads_image().reshape(-1, 4, 2)
         centres = quads_px.mean(axis=1, keepdims=True)
         reach = (centres + DEBLUR_REACH * (quads_px - centres)).reshape(-1, 2)
@@ -306,7 +305,11 @@ class LigrettoRecogniser:
                              decide.borders(cover, labels, JOKER),
                              decide.start_probability(cover, labels), token_present)
         hsv = cells.patch_hsv(cells.cell_patches(board.rect, board.cell_quads_rect().reshape(-1, 4, 2)))
-        hues = cells.calibrate_hues(hsv, cells.reference_hues(_references(profile, zones)))
+        # the board's hues from the places read as a free space or a card's half only: a sleeve
+        # over many spaces (read hidden) dragged red towards its magenta (test render 3001953:
+        # red at hue 167, seven red spaces read yellow)
+        shows = np.isin(kind, ("none", CARD))
+        hues = cells.calibrate_hues(hsv[shows], cells.reference_hues(_references(profile, zones)))
         colour, colour_share = cells.colours_of(hsv, hues)
         spaces, index = {}, {}
         for r in range(keep_r[0], keep_r[1] + 1):

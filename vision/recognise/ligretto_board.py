@@ -114,6 +114,36 @@ def locate_ligretto(image: np.ndarray, profile: Profile | None = None,
                         lens_from_markers=LENS_FROM_MARKERS, find_missing=FIND_MISSING_MARKERS)
 
 
+def locate_board(image: np.ndarray, profile: Profile | None = None,
+                 zones: LigrettoZones | None = None) -> tuple[TableView, BoardView]:
+    """The table (:func:`locate_ligretto`) and the board on it (:func:`find_board`).
+
+    Where no board shows on the table located without the lens's bend, the table is located
+    again with the bend estimated from the markers (:data:`LENS_FROM_MARKERS` otherwise left
+    off): under a strong bend two markers in opposite corners can fit a table of the wrong
+    size, on which the board's spaces are no longer square (test render 3001902, a pen over a
+    third marker: 490 x 790 mm instead of 490 x 670 mm, the board not found; found so, it is
+    read exactly right).
+
+    Raises
+    ------
+    RecognitionError
+        A blank image, too few table markers, or no board on the table either way (the first
+        reason).
+    """
+    z = zones or zones_for(profile)
+    view = locate_ligretto(image, profile, z)
+    try:
+        return view, find_board(image, view, z)
+    except RecognitionError as first:
+        try:
+            again = locate_table(image, z.marker_mm, profile, z.table_mm_choices, two_markers="one",
+                                 lens_from_markers=True, find_missing=FIND_MISSING_MARKERS)
+            return again, find_board(image, again, z)
+        except RecognitionError:
+            raise first from None
+
+
 @dataclass(frozen=True, eq=False)
 class BoardView:
     """The board found on the rectified table.

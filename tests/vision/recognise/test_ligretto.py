@@ -176,6 +176,21 @@ def test_a_table_without_a_board_is_refused(recogniser):
         recogniser.read(image)
 
 
+def test_a_board_not_found_without_the_lens_bend_is_looked_for_with_it(recogniser):
+    # test render 3001902 (the benchmark's seventh set): a strong barrel bend, a pen over a
+    # third marker; the two in opposite corners fit a 490 x 790 mm table without the bend,
+    # on which the board's spaces are not square
+    from tableref.vision.recognise.ligretto_board import find_board, locate_board, locate_ligretto, zones_for
+
+    shot = shoot(3_001_902)
+    zones = zones_for(None)
+    with pytest.raises(RecognitionError, match="no Ligretto board"):
+        find_board(shot.image, locate_ligretto(shot.image, None, zones), zones)
+    view, board = locate_board(shot.image, None, zones)
+    assert view.table_mm == (490.0, 670.0) and (board.rows, board.columns) == (8, 12)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] == 0
+
+
 @pytest.mark.parametrize("seed, shape", [
     # only the two right-hand markers found (a cup and an arm over the others): they measure
     # the table's depth, not its width; the view must reach the board's far-left columns and
@@ -229,6 +244,16 @@ def test_told_the_players_only_their_border_styles_are_read(recogniser, seed, ce
 def test_a_number_of_players_ligretto_is_not_played_by_is_refused(recogniser, players):
     with pytest.raises(RecognitionError, match="2 to 4 players"):
         recogniser.read(np.zeros((720, 1280, 3), np.uint8), None, players)
+
+
+def test_the_board_hues_are_learnt_from_the_spaces_that_show(recogniser):
+    # test render 3001953 (the benchmark's seventh set): a magenta sleeve and a purple one over
+    # half the board; calibrated on every place, red drifted to hue 167, nearer the sleeve's
+    # magenta than the board's red, and seven red spaces read yellow
+    shot = shoot(3_001_953)
+    reading = recogniser.read(shot.image, None, shot.players)
+    assert min(reading.hues["red"], 180.0 - reading.hues["red"]) < 8.0
+    assert scene_score(shot, reading)["wrong"] == 0
 
 
 def test_a_blurred_card_half_under_a_token_keeps_its_colour(recogniser):
