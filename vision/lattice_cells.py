@@ -65,6 +65,11 @@ OFF_PITCH = 0.3
 JOIN_WIDER = 0.45
 #: Spacings within this range (shares of a cell) count as "neighbours" for the typical step.
 NEIGHBOUR_STEP = (0.8, 1.3)
+#: Lines of an axis that fewer than this many pairs of neighbouring lines measure are filled
+#: in at the other axis's pitch (the cells are square): two arms over a board's middle rows
+#: leave the two rows beside them cut, their centres moved off the arms, and the rows' own
+#: pitch from those two pairs alone 12 % short (test render 3002245: 9 rows for the board's 8).
+FEW_GAPS = 3
 #: The two sides of a centred board may differ by this share of a cell before a hidden
 #: column is added on the shorter side (seen through a lens without its profile, a board's
 #: middle lies up to about half a cell from the table's).
@@ -299,6 +304,11 @@ def aligned_lattice(blobs: np.ndarray, cell_px: float) -> AlignedLattice | None:
         cols = _axis(pts[inside, 0], whole[inside], cell_px, pts[inside, 1])
     if cols is None or rows is None:
         return None
+    if len(rows[2]) < FEW_GAPS <= len(cols[2]):  # the rows at the columns' pitch
+        inside = _within(pts[:, 0], cols[0], cell_px)
+        rows = _axis(pts[inside, 1], whole[inside], cell_px, pts[inside, 0], _pitch(cols[2], cell_px)) or rows
+    elif len(cols[2]) < FEW_GAPS <= len(rows[2]):  # the columns at the rows' pitch
+        cols = _axis(pts[inside, 0], whole[inside], cell_px, pts[inside, 1], _pitch(rows[2], cell_px)) or cols
     step = float(np.median(np.concatenate([cols[2], rows[2]])))
     straight = AlignedLattice(cols[0], rows[0], step, cols[1], rows[1])
     return AlignedLattice(cols[0], rows[0], step, cols[1], rows[1], _fit_bend(straight, pts[whole]))
@@ -384,11 +394,13 @@ def _within(values: np.ndarray, centres: np.ndarray, cell_px: float) -> np.ndarr
     return (values >= centres[0] - cell_px / 2) & (values <= centres[-1] + cell_px / 2)
 
 
-def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float,
-          along: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float, along: np.ndarray,
+          other_pitch: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(centres, found flags, neighbour spacings) of the longest chain of lines among 1-D
     ``values`` (``whole``: the cells that place their line; ``along``: each cell's position
-    along its line); lines that show no cell are filled in between found ones."""
+    along its line); lines that show no cell are filled in between found ones, at this axis's
+    pitch, or at ``other_pitch`` (the other axis's) where fewer than :data:`FEW_GAPS`
+    neighbouring lines measure this one's."""
     if len(values) < MIN_CELLS_PER_LINE:
         return None
     order = np.argsort(values)
@@ -416,7 +428,7 @@ def _axis(values: np.ndarray, whole: np.ndarray, cell_px: float,
         return None
     gaps = np.diff(chain)
     near = _near(gaps, cell_px)
-    step = _pitch(near, cell_px)
+    step = _pitch(near, cell_px) if other_pitch is None or len(near) >= FEW_GAPS else other_pitch
     centres, found = [chain[0]], [True]
     for a, b in zip(chain[:-1], chain[1:]):
         missing = max(0, int(round((b - a) / step)) - 1)
