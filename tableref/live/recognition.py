@@ -57,6 +57,7 @@ def tell_players(recogniser: Recogniser, players: int) -> None:
     if hasattr(recogniser, "players"):
         recogniser.players = players
 
+
 #: Recognisers shipped with tableref, by game: "module:factory".
 BUILTIN: dict[str, str] = {
     "dolcevita": "tableref.vision.recognise.dolcevita_live:live_recogniser",

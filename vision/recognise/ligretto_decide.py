@@ -52,9 +52,10 @@ def among_players(probabilities: np.ndarray, labels: Sequence[str], players: int
     "Every player receives 15 cards with the same border (with solid lines, double lines,
     dashes or dots), the matching player board and 2 joker tiles that also have matching
     borders" (rulebook, setup), and player p plays border ``BORDERS[p]`` (docs/rules.md), so
-    with two players no dashed or dotted card or joker lies on the board. A label names a style as itself (``solid``) or after its kind
-    (``card:solid``); the other labels stay. A row whose every likely label is ruled out sums
-    to less than 1 and reads unknown."""
+    with two players no dashed or dotted card or joker lies on the board. A label names a
+    style as itself (``solid``) or after its kind (``card:solid``); the other labels stay. The
+    labels left keep their odds against each other; a row left with less than :data:`FLOOR`
+    is scaled by 1 / FLOOR only, stays far below 1 and reads unknown."""
     if players is None:
         return probabilities
     out = np.array(probabilities, np.float64)
