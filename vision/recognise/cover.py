@@ -38,8 +38,10 @@ def open_cover_model(first: Path, shipped: Path, name: str) -> Classifier | None
     return open_second_model(first, name, shipped)
 
 
-def covered(model: Classifier, image: np.ndarray, quads: list[np.ndarray], sure: float) -> np.ndarray:
-    """(len(quads),) bool: which spots ``model`` finds partly covered at least ``sure`` probably."""
+def covered(model: Classifier, image: np.ndarray, quads: list[np.ndarray], sure: float | np.ndarray) -> np.ndarray:
+    """(len(quads),) bool: which spots ``model`` finds partly covered at least ``sure`` probably
+    (one bound for all, or one per spot)."""
     if not quads:
         return np.zeros(0, bool)
-    return model.classify(image, quads).probabilities[:, COVER_LABELS.index("covered")] >= sure
+    p = model.classify(image, quads).probabilities[:, COVER_LABELS.index("covered")]
+    return p >= np.asarray(sure, p.dtype)  # the bound in the model's precision: at it is covered

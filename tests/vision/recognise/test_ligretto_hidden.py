@@ -13,7 +13,8 @@ from tableref.bench.recognition_ligretto import shoot, space_errors
 from tableref.models.card import load_card
 from tableref.vision.recognise.common import RecognitionError
 from tableref.vision.recognise.cover import COVER_LABELS
-from tableref.vision.recognise.ligretto import HIDDEN_BELOW, HIDDEN_SURE, MODELS_DIR, LigrettoRecogniser
+from tableref.vision.recognise.ligretto import (HIDDEN_BELOW, HIDDEN_SURE, HIDDEN_SURE_SPLIT, MODELS_DIR,
+                                               LigrettoRecogniser)
 from tableref.vision.recognise.ligretto_labels import (CELL_LABELS, CELLS_MODEL, EMPTY, HIDDEN, HIDDEN_MODEL, OFF,
                                                        PREPROCESSING, card_label)
 
@@ -51,6 +52,25 @@ def test_a_space_read_unsurely_and_partly_covered_is_hidden(label, p, p_covered,
     out = recogniser._partly_hidden(IMAGE, QUAD[None], cover)
     assert (int(out[0].argmax()) == CELL_LABELS.index(HIDDEN)) == hidden and model.asked == asked
     assert np.isclose(out[0].sum(), 1.0) and out is not cover
+
+
+def split_card(p_double: float) -> np.ndarray:
+    """A card read surely (0.99) whose border style is split between double and dashed."""
+    row = np.full(len(CELL_LABELS), 0.01 / (len(CELL_LABELS) - 2))
+    row[CELL_LABELS.index(card_label("double"))] = p_double
+    row[CELL_LABELS.index(card_label("dashed"))] = 0.99 - p_double
+    return row
+
+
+@pytest.mark.parametrize("p_covered, hidden", [
+    (0.9, False),                 # a split style says nothing of a hand: the model must be surer
+    (HIDDEN_SURE_SPLIT, True),    # at that bound: hidden
+])
+def test_a_card_read_surely_whose_style_alone_is_split_is_hidden_only_when_surely_covered(p_covered, hidden):
+    model = Stub(COVER_LABELS, [1.0 - p_covered, p_covered])
+    recogniser = LigrettoRecogniser(Stub(CELL_LABELS), Stub(["none", "token", "hidden"]), hidden=model)
+    out = recogniser._partly_hidden(IMAGE, QUAD[None], split_card(0.6)[None])
+    assert (int(out[0].argmax()) == CELL_LABELS.index(HIDDEN)) == hidden and model.asked == 1
 
 
 def test_without_the_model_nothing_is_hidden():
