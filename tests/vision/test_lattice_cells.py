@@ -92,22 +92,17 @@ def test_the_parts_an_arm_splits_join_though_its_seams_and_cut_edges_widen_the_g
         assert len(lat.columns) == 9
 
 
-@pytest.mark.parametrize("own_gaps, rows", [
+@pytest.mark.parametrize("ys", [
     # two arms over rows 2-5 of eight: rows 1 and 6, cut, have their centres 5 px off the
     # arms; their own two gaps (31 px) would put five rows between them, the columns' pitch four
-    (2, 8),
+    [100.0, 131.0, 100.0 + 6 * CELL + 4.8 + 5.0, 100.0 + 7 * CELL + 4.8],
     # every row shows: the rows' own pitch, 13 % short of the columns' (a view whose depth is
     # unmeasured), places them
-    (7, 8),
+    seamed(8, pitch=0.87 * CELL),
 ])
-def test_rows_that_few_neighbours_measure_are_filled_in_at_the_columns_pitch(own_gaps, rows):
-    xs = seamed(20)
-    if own_gaps == 2:
-        ys = [100.0, 131.0, 100.0 + 6 * CELL + 4.8 + 5.0, 100.0 + 7 * CELL + 4.8]
-    else:
-        ys = seamed(8, pitch=0.87 * CELL)
-    lat = aligned_lattice(centres(xs, ys), CELL)
-    assert (len(lat.rows), len(lat.columns)) == (rows, 20)
+def test_rows_that_few_neighbours_measure_are_filled_in_at_the_columns_pitch(ys):
+    lat = aligned_lattice(centres(seamed(20), ys), CELL)
+    assert (len(lat.rows), len(lat.columns)) == (8, 20)
     assert np.allclose(lat.rows[[0, -1]], [ys[0], ys[-1]])
 
 

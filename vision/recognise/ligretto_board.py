@@ -94,15 +94,17 @@ def zones_for(profile: Profile | None) -> LigrettoZones:
     return LigrettoZones.from_json(load_zones("ligretto", overrides))
 
 
-def locate_ligretto(image: np.ndarray, profile: Profile | None = None,
-                    zones: LigrettoZones | None = None, two_markers: str = "one") -> TableView:
+def locate_ligretto(image: np.ndarray, profile: Profile | None = None, zones: LigrettoZones | None = None,
+                    two_markers: str = "one", lens_from_markers: bool = LENS_FROM_MARKERS) -> TableView:
     """Where the table lies in ``image`` (BGR uint8, H x W x 3), from its markers: three, any
     two, or even one (``two_markers``, see :func:`~.common.locate_table`). Two along one edge
     leave the far side of the table tens of mm off, one marker alone more; the board is found
     from its own spaces on the view all the same (on validation renders whose other two
     markers were hidden, 2000004, 2000005 and 2000045: two boards exactly right, and 2 wrong
     readings of about 200 spaces; of the two validation renders 2000000..2000099 that show
-    one marker, 2000095 read with 1 wrong space of 96, the blurred 2000064 with 34).
+    one marker, 2000095 read with 1 wrong space of 96, the blurred 2000064 with 34). The lens's
+    bend is estimated from the markers where ``lens_from_markers`` says so and the profile has
+    no lens (:data:`LENS_FROM_MARKERS`).
 
     Raises
     ------
@@ -111,7 +113,7 @@ def locate_ligretto(image: np.ndarray, profile: Profile | None = None,
     """
     z = zones or zones_for(profile)
     return locate_table(image, z.marker_mm, profile, z.table_mm_choices, two_markers=two_markers,
-                        lens_from_markers=LENS_FROM_MARKERS, find_missing=FIND_MISSING_MARKERS)
+                        lens_from_markers=lens_from_markers, find_missing=FIND_MISSING_MARKERS)
 
 
 def locate_board(image: np.ndarray, profile: Profile | None = None,
@@ -137,8 +139,7 @@ def locate_board(image: np.ndarray, profile: Profile | None = None,
         return view, find_board(image, view, z)
     except RecognitionError as first:
         try:
-            again = locate_table(image, z.marker_mm, profile, z.table_mm_choices, two_markers="one",
-                                 lens_from_markers=True, find_missing=FIND_MISSING_MARKERS)
+            again = locate_ligretto(image, profile, z, lens_from_markers=True)
             return again, find_board(image, again, z)
         except RecognitionError:
             raise first from None

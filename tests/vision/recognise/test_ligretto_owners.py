@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tableref.vision.recognise import ligretto_decide as decide
 from tableref.vision.recognise.ligretto import MIN_CONFIDENCE, SpaceReading
 from tableref.vision.recognise.ligretto_counts import at_most_jokers
+from tableref.vision.recognise.ligretto_labels import CELL_LABELS
 
 QUAD = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
@@ -103,10 +104,6 @@ def test_halves_sure_of_different_borders_keep_their_own_owners(pa, pb, owners, 
 
 
 # --- the border styles of the players at the table ---------------------------------------------
-
-CELL_LABELS = ("empty", "start", "card:solid", "card:double", "card:dashed", "card:dotted",
-               "joker:solid", "joker:double", "joker:dashed", "joker:dotted", "hidden", "off")
-
 
 @pytest.mark.parametrize("labels, players, ruled_out", [
     (CELL_LABELS, 2, ("card:dashed", "card:dotted", "joker:dashed", "joker:dotted")),
