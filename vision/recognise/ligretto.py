@@ -107,9 +107,10 @@ HIDDEN_BELOW, HIDDEN_SURE = 0.95, 0.7
 #: style says nothing of a hand over the space, and the model found cards shown whole, blurred
 #: ones most, covered at 0.7 or more. Boards exactly right, players told (2026-12-07): validation
 #: renders 2000300..2000999 675 -> 676 of 700, test renders 3000000..3002399 2,285 -> 2,292 of
-#: 2,400 (wrong spaces 258 -> 247: 15 spaces of whole cards no longer unknown, 3 misread
-#: instead: a card 89 % shown under a 7 px blur, a joker's owner); 0.9: 675 and 2,291; never
-#: asked: 676 and 2,290, with 5 more misreads of cards partly covered.
+#: 2,400 (wrong spaces 258 -> 247: 13 spaces of whole cards no longer unknown, 11 of them on
+#: the test renders; 3 misread instead: the halves of a card 89 % shown under a 7 px blur, a
+#: joker's owner); 0.9: 675 and 2,291; never asked: 676 and 2,290, with 5 more misreads of
+#: cards partly covered.
 HIDDEN_SURE_SPLIT = 0.97
 #: A look at pairs of neighbouring cells, each cut as one card: pairs -> (pairs, the model's
 #: labels) probabilities (the card model's border styles, the seam model's one or two pieces).
