@@ -55,10 +55,11 @@ def _ligretto(picture, prof, players: int | None, annotate: Path | None) -> None
     """Ligretto: every board space read (cover, owner, colour, token), the cards paired, and
     the rules' observation; with ``players``, only the border styles they play."""
     from ..vision.imageio import write_image
-    from ..vision.recognise.ligretto import LigrettoRecogniser, draw
+    from ..vision.recognise.ligretto import LigrettoRecogniser, check_players, draw
     from ..vision.recognise.ligretto_board import locate_board
 
-    locate_board(picture, prof)  # refuses bad input before any model loads
+    check_players(players)  # refuses bad input before any model loads
+    locate_board(picture, prof)
     reading = LigrettoRecogniser.open(profile=prof).read(picture, prof, players)
     if annotate is not None:
         write_image(annotate, draw(picture, reading))

@@ -269,7 +269,7 @@ class LigrettoRecogniser:
             A blank image, no table markers, no board on the table, or a number of players
             Ligretto is not played by.
         """
-        players = _check_players(players)
+        players = check_players(players)
         zones = zones_for(profile) if profile is not None else self.zones
         view, board = locate_board(image, profile, zones)
         quads_px = board.cell_quads_image().reshape(-1, 4, 2)
@@ -399,7 +399,7 @@ class LigrettoRecogniser:
         return lambda pairs: look(pairs)[:, two]
 
 
-def _check_players(players: int | None) -> int | None:
+def check_players(players: int | None) -> int | None:
     """``players`` when Ligretto is played by that many (or None); else RecognitionError."""
     if players is None:
         return None
