@@ -369,23 +369,34 @@ def _joined(chains: list, best: int, pitch: float) -> np.ndarray:
     board hides several columns), where the gap is a whole number of ``pitch`` and the
     neighbour is at least :data:`JOIN_DENSITY` as dense in cells as the chain itself (a
     player's cards beside the board are not) and has :data:`MIN_JOIN_LINES` lines, or one
-    line whose cells run on the board's pitch along it (:data:`SINGLE_RUN`). Each chain is
-    (lines, cells per line, each line's cells' positions along it)."""
-    lo = hi = best
+    line whose cells run on the board's pitch along it (:data:`SINGLE_RUN`). A neighbour that
+    lies a whole number of pitches away but is too sparse or too short to join by itself (a
+    column showing two spaces between two arms) joins where the chain beyond it joins it so:
+    it places that chain, whose gap from the chain itself a lens's bend can leave off the
+    pitch. Each chain is (lines, cells per line, each line's cells' positions along it)."""
     density = chains[best][1].sum() / len(chains[best][0])
+
+    def joins(k: int, j: int) -> tuple[bool, bool]:
+        """(whether chain ``j`` joins chain ``k`` beside it, whether it lies on ``k``'s pitch)."""
+        near, far = (chains[j], chains[k]) if j < k else (chains[k], chains[j])
+        gap = (far[0][0] - near[0][-1]) / pitch
+        other = chains[j]
+        wider = gap - np.floor(gap)  # past a whole number of pitches; near 1: a little short of one
+        placed = gap <= MAX_JOIN and (wider <= JOIN_WIDER or wider >= 1.0 - OFF_PITCH)
+        lines = len(other[0]) >= MIN_JOIN_LINES or _run(other[2][0], pitch) >= SINGLE_RUN
+        return placed and lines and other[1].sum() / len(other[0]) >= JOIN_DENSITY * density, placed
+
+    lo = hi = best
     for step in (-1, 1):
         k = best
         while 0 <= k + step < len(chains):
-            near, far = (chains[k + step], chains[k]) if step < 0 else (chains[k], chains[k + step])
-            gap = (far[0][0] - near[0][-1]) / pitch
-            other = chains[k + step]
-            wider = gap - np.floor(gap)  # past a whole number of pitches; near 1: a little short of one
-            whole = wider <= JOIN_WIDER or wider >= 1.0 - OFF_PITCH
-            lines = len(other[0]) >= MIN_JOIN_LINES or _run(other[2][0], pitch) >= SINGLE_RUN
-            if (gap > MAX_JOIN or not whole or not lines
-                    or other[1].sum() / len(other[0]) < JOIN_DENSITY * density):
+            ok, placed = joins(k, k + step)
+            if ok:
+                k += step
+            elif placed and 0 <= k + 2 * step < len(chains) and joins(k + step, k + 2 * step)[0]:
+                k += 2 * step
+            else:
                 break
-            k += step
         lo, hi = (k, hi) if step < 0 else (lo, k)
     return np.concatenate([c[0] for c in chains[lo:hi + 1]])
 

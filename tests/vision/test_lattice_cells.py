@@ -261,3 +261,17 @@ def test_square_blobs_keep_cell_sized_squares():
     found = square_blobs(mask, CELL)
     assert sorted(np.round(found[:, :2]).astype(int).tolist()) == [[24, 24], [212, 134]]
     assert sorted(found[:, 2:].astype(int).tolist()) == [[26, 30], [30, 30]]  # width, height
+
+
+def test_a_column_between_two_arms_places_the_part_beyond_them():
+    # as test render 3002833: two arms over columns 6-12 but for two spaces of one column, a
+    # phone over part of columns 15-17; the lone column is too short to join by itself, and the
+    # part beyond it lies further than MAX_JOIN from the first part (there a lens's bend also
+    # left it off the pitch), but on the pitch from the column
+    xs, ys = seamed(20), seamed(8)
+    hidden = (tuple((x, y) for x in xs[6:13] for y in ys if not (x == xs[9] and y in ys[3:5]))
+              + tuple((x, y) for x in xs[15:18] for y in ys[:4]))
+    lat = aligned_lattice(centres(xs, ys, hidden, jitter=1.0), CELL)
+    assert len(lat.columns) == 20
+    assert lat.found_columns.tolist() == [True] * 6 + [False] * 3 + [True] + [False] * 3 + [True] * 7
+    assert np.abs(lat.columns - np.array(xs)).max() < 3.0
