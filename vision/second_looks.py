@@ -62,6 +62,17 @@ class View:
 Look = Callable[[list[np.ndarray]], np.ndarray]
 
 
+def geometric_mean(looks: Sequence[np.ndarray]) -> np.ndarray:
+    """The normalised geometric mean (N, L) of ``looks`` (one or more (N, L) probabilities of
+    the same things over the same labels), each probability floored at :data:`FLOOR`; one
+    look is its own mean, as it is."""
+    if len(looks) == 1:
+        return np.asarray(looks[0], np.float64)
+    logs = np.mean([np.log(np.maximum(np.asarray(p, np.float64), FLOOR)) for p in looks], axis=0)
+    mean = np.exp(logs - logs.max(axis=1, keepdims=True))
+    return mean / mean.sum(axis=1, keepdims=True)
+
+
 def with_second_looks(look: Look, quads: Sequence[np.ndarray], views: Sequence[View], below: float,
                       first: np.ndarray | None = None, others: Sequence[Look] = ()) -> np.ndarray:
     """Probabilities (N, L) of ``quads``: ``look(quads)``'s (or ``first``, when the caller has

@@ -18,6 +18,7 @@ renders ``VAL_SEED ..``; each render's cards are cached as ``.npz`` under ``$TAB
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +27,9 @@ from ...rules.ligretto.catalogue import BORDERS
 from ...vision.crop import crop_patches, inner_quad
 from ...vision.recognise.common import RecognitionError
 from ...vision.recognise.ligretto_board import locate_ligretto, zones_for
-from ...vision.recognise.ligretto_labels import BORDERS_MODEL, BORDERS_PREPROCESSING, lengthwise
+from ...vision.recognise.ligretto_labels import BORDERS_MODEL, BORDERS_PREPROCESSING, SECOND_BORDERS_MODEL, lengthwise
 from ..card import CropSettings, Preprocessing
-from .ligretto import AUGMENT, TRAIN_SEED, VAL_RATIO, VAL_SEED
+from .ligretto import AUGMENT, SECOND_TRAIN_SEED, TRAIN_SEED, VAL_RATIO, VAL_SEED
 from .recipes import Recipe, register
 from .spots import SpotSample, cache_root, cached_render, fill_cache, seeds_for, split_by_render
 
@@ -130,3 +131,12 @@ BORDERS_RECIPE = register(Recipe(
     settings={"epochs": 16, "batch_size": 64, "learning_rate": 3e-3},
     train_seed=TRAIN_SEED, val_seed=VAL_SEED, widths=(24, 48, 96, 128), pool_grid=1, split=split_by_render,
 ))
+
+#: The second card model: the same network and recipe on other training renders.
+SECOND_BORDERS_RECIPE = register(replace(
+    BORDERS_RECIPE, name=SECOND_BORDERS_MODEL, train_seed=SECOND_TRAIN_SEED,
+    description="Ligretto cards: the owner's border style, the recogniser's second look at the whole card: the same "
+                "recipe on other training renders",
+    measured_on=(f"face-up cards of renders of the digital twin (validation render seeds {VAL_SEED}..; training seeds "
+                 f"{SECOND_TRAIN_SEED}..), at least {FIRM_SHARE:.0%} shown, cut at the render's true corners; "
+                 "not photographs of a real set")))

@@ -10,7 +10,7 @@ import numpy as np
 from tableref.models.training import ligretto, ligretto_borders
 from tableref.models.training.recipes import get_recipe
 from tableref.rules.ligretto.catalogue import BORDERS
-from tableref.vision.recognise.ligretto_labels import BORDERS_MODEL, BORDERS_PREPROCESSING
+from tableref.vision.recognise.ligretto_labels import BORDERS_MODEL, BORDERS_PREPROCESSING, SECOND_BORDERS_MODEL
 
 #: A training render with face-up cards of several border styles on the board and the
 #: players' boards (seeded: the twin deals it so).
@@ -21,6 +21,14 @@ def test_the_recipe_reads_border_styles_from_the_ligretto_renders():
     recipe = get_recipe(BORDERS_MODEL)
     assert recipe.labels == tuple(BORDERS) and recipe.preprocessing == BORDERS_PREPROCESSING
     assert recipe.train_seed == ligretto.TRAIN_SEED and recipe.val_seed == ligretto.VAL_SEED
+
+
+def test_the_second_recipe_is_the_first_on_other_training_renders():
+    first, second = get_recipe(BORDERS_MODEL), get_recipe(SECOND_BORDERS_MODEL)
+    assert second.train_seed == ligretto.SECOND_TRAIN_SEED != first.train_seed
+    assert second.val_seed == first.val_seed and second.labels == first.labels
+    assert (second.preprocessing, second.settings, second.widths, second.samples) == (
+        first.preprocessing, first.settings, first.widths, first.samples)
 
 
 def test_the_cut_holds_the_models_input_and_room_to_move_it():

@@ -43,7 +43,7 @@ from ...rules.ligretto.observation import CellSeen, Observation
 from ..classifier import Classifier
 from ..crop import crop
 from ..deblur import MotionBlur
-from ..second_looks import View, with_second_looks
+from ..second_looks import View, geometric_mean, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
 from .common import (ProfileFollower, RecognitionError, blur_report, check_second_model, model_card_path,
@@ -52,7 +52,8 @@ from .cover import check_cover_model, covered, open_cover_model
 from .edges import beside, unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, locate_board, zones_for
 from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SEAM_LABELS,
-                              SEAMS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES, card_quad)
+                              SEAMS_MODEL, SECOND_BORDERS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES,
+                              card_quad)
 from .ligretto_counts import at_most_jokers, at_most_tokens, within_decks
 from .ligretto_extent import board_extent, known_shape, settle_padding
 from .ligretto_pairs import lone_halves, match, unsure_halves
@@ -199,7 +200,10 @@ class LigrettoRecogniser:
     (:data:`~.ligretto_labels.SECOND_CELLS_MODEL`), asked about the spaces read below
     :data:`SECOND_LOOK_BELOW` as one more look. ``borders``, when given, reads each card the
     halves pair into as a whole (:data:`~.ligretto_labels.BORDERS_MODEL`: its labels the border
-    styles), and its answer joins the halves' in deciding the card's owner. ``hidden``, when
+    styles), and its answer joins the halves' in deciding the card's owner; ``second_borders``,
+    when given as well, is a second card model (:data:`~.ligretto_labels.SECOND_BORDERS_MODEL`,
+    the same recipe on other renders), and the whole look is the two models' normalised
+    geometric mean. ``hidden``, when
     given, is the partly-hidden model (labels ``clear``, ``covered``), asked of the spaces read
     below :data:`HIDDEN_BELOW`. ``seams``, when given, says of two touching card halves whether
     they are one card or two pieces (:data:`~.ligretto_labels.SEAMS_MODEL`), in pairing them;
@@ -207,15 +211,17 @@ class LigrettoRecogniser:
 
     def __init__(self, cell_model: Classifier, token_model: Classifier, zones: LigrettoZones | None = None,
                  second: Classifier | None = None, borders: Classifier | None = None,
-                 hidden: Classifier | None = None, seams: Classifier | None = None):
+                 hidden: Classifier | None = None, seams: Classifier | None = None,
+                 second_borders: Classifier | None = None):
         check_second_model(cell_model, second, "spaces")
         check_cover_model(hidden)
-        for model, labels, what in ((borders, BORDERS, "border styles"), (seams, SEAM_LABELS, "card seams")):
+        for model, labels, what in ((borders, BORDERS, "border styles"), (second_borders, BORDERS, "border styles"),
+                                    (seams, SEAM_LABELS, "card seams")):
             if model is not None and tuple(model.labels) != tuple(labels):
                 raise RecognitionError(f"model {model.card.name!r} does not read {what}: its labels are "
                                        f"{list(model.labels)}, not {list(labels)}")
         self.cell_model, self.token_model, self.second, self.borders = cell_model, token_model, second, borders
-        self.hidden, self.seams = hidden, seams
+        self.hidden, self.seams, self.second_borders = hidden, seams, second_borders
         self.zones = zones or zones_for(None)
         #: The number of players at the table, told by the live session (:meth:`recognise`
         #: reads their border styles alone); None: every style may lie on the board.
@@ -239,7 +245,8 @@ class LigrettoRecogniser:
         return cls(Classifier.open(cells), Classifier.open(card(TOKENS_MODEL)), zones_for(profile),
                    second=open_second_model(cells, SECOND_CELLS_MODEL), borders=open_second_model(cells, BORDERS_MODEL),
                    hidden=open_cover_model(cells, shipped, HIDDEN_MODEL),
-                   seams=open_second_model(cells, SEAMS_MODEL, shipped))
+                   seams=open_second_model(cells, SEAMS_MODEL, shipped),
+                   second_borders=open_second_model(cells, SECOND_BORDERS_MODEL))
 
     # --- the live session's protocol ------------------------------------------------------
     def recognise(self, image: np.ndarray, profile: Profile | None) -> Observation:
@@ -249,6 +256,7 @@ class LigrettoRecogniser:
             other = LigrettoRecogniser.open(profile=profile)
             self.cell_model, self.token_model = other.cell_model, other.token_model
             self.second, self.borders, self.hidden, self.seams = other.second, other.borders, other.hidden, other.seams
+            self.second_borders = other.second_borders
         return self.read(image, profile, self.players).observation
 
     def annotate(self, image: np.ndarray, observation: Any, flags: Sequence[Violation]) -> np.ndarray:
@@ -387,8 +395,8 @@ class LigrettoRecogniser:
         whole card looked at in the deconvolved image instead read boards exactly right 132,
         263, 216 of 150, 300, 250 against 133, 266, 216 so; the halves' own border
         probabilities read in the photograph as taken too, 132, 263, 214."""
-        look = _look_at_pairs(self.borders, image, quads_px, index)
-        return lambda pairs: decide.among_players(look(pairs), BORDERS, players)
+        looks = [_look_at_pairs(m, image, quads_px, index) for m in (self.borders, self.second_borders) if m is not None]
+        return lambda pairs: decide.among_players(geometric_mean([look(pairs) for look in looks]), BORDERS, players)
 
     def _apart(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> Callable[[list[tuple]], np.ndarray]:
         """The seam classifier's look at pairs of neighbouring cells (``index``: cell -> flat

@@ -22,6 +22,8 @@ CELLS_MODEL, TOKENS_MODEL = "ligretto-cells", "ligretto-tokens"
 SECOND_CELLS_MODEL = "ligretto-cells-b"
 #: The card classifier: a whole card's border style.
 BORDERS_MODEL = "ligretto-borders"
+#: The second card model: the same recipe on other training renders, its answer averaged with the first's.
+SECOND_BORDERS_MODEL = "ligretto-borders-b"
 #: The seam classifier: whether two neighbouring card halves are one card (its labels).
 SEAMS_MODEL = "ligretto-seams"
 ONE_CARD, TWO_PIECES = "one", "two"

@@ -88,14 +88,46 @@ def test_the_recogniser_asks_the_card_model_and_refuses_one_that_reads_no_border
     from tableref.vision.recognise.ligretto import MODELS_DIR
 
     assert recogniser.borders is not None and tuple(recogniser.borders.labels) == tuple(BORDERS)
+    assert recogniser.second_borders is not None and tuple(recogniser.second_borders.labels) == tuple(BORDERS)
     other = Classifier.open(MODELS_DIR / "ligretto-tokens.card.json")
-    with pytest.raises(RecognitionError, match="border styles"):
-        LigrettoRecogniser(recogniser.cell_model, recogniser.token_model, borders=other)
+    for given in ({"borders": other}, {"borders": recogniser.borders, "second_borders": other}):
+        with pytest.raises(RecognitionError, match="border styles"):
+            LigrettoRecogniser(recogniser.cell_model, recogniser.token_model, **given)
+
+
+def test_the_whole_card_is_the_two_card_models_geometric_mean(recogniser, monkeypatch):
+    import tableref.vision.recognise.ligretto as module
+
+    shot = shoot(3_100_001)
+    asked = []
+    plain = module._look_at_pairs
+
+    def spy(model, image, quads_px, index):
+        look = plain(model, image, quads_px, index)
+        return lambda pairs: asked.append((model, look(pairs))) or asked[-1][1]
+    monkeypatch.setattr(module, "_look_at_pairs", spy)
+    whole = recogniser._whole_cards(shot.image, *_quads_and_index(shot.image))
+    pairs = [((0, 0), (0, 1)), ((3, 4), (4, 4))]
+    mean = whole(pairs)
+    (first, a), (second, b) = asked
+    assert (first, second) == (recogniser.borders, recogniser.second_borders)
+    expected = np.sqrt(a * b)
+    assert np.allclose(mean, expected / expected.sum(axis=1, keepdims=True), atol=1e-6)
+
+
+def _quads_and_index(image):
+    from tableref.vision.recognise.ligretto_board import locate_board
+
+    _, board = locate_board(image)
+    quads = board.cell_quads_image()
+    rows, columns = quads.shape[:2]
+    return quads.reshape(-1, 4, 2), {(r, c): r * columns + c for r in range(rows) for c in range(columns)}
 
 
 @pytest.mark.parametrize("name, labels, preprocessing", [
     ("ligretto-cells", CELL_LABELS, PREPROCESSING), ("ligretto-cells-b", CELL_LABELS, PREPROCESSING),
     ("ligretto-tokens", TOKEN_LABELS, PREPROCESSING), ("ligretto-borders", tuple(BORDERS), BORDERS_PREPROCESSING),
+    ("ligretto-borders-b", tuple(BORDERS), BORDERS_PREPROCESSING),
     ("ligretto-hidden", COVER_LABELS, PREPROCESSING), ("ligretto-seams", SEAM_LABELS, BORDERS_PREPROCESSING),
 ])
 def test_shipped_models_match_their_cards(name, labels, preprocessing):
