@@ -95,7 +95,8 @@ def test_the_recogniser_asks_the_card_model_and_refuses_one_that_reads_no_border
             LigrettoRecogniser(recogniser.cell_model, recogniser.token_model, **given)
 
 
-def test_the_whole_card_is_the_two_card_models_geometric_mean(recogniser, monkeypatch):
+@pytest.mark.parametrize("below", [0.0, 1.01])
+def test_an_unsure_card_is_looked_at_by_the_second_card_model_too(recogniser, monkeypatch, below):
     import tableref.vision.recognise.ligretto as module
 
     shot = shoot(3_100_001)
@@ -104,13 +105,18 @@ def test_the_whole_card_is_the_two_card_models_geometric_mean(recogniser, monkey
 
     def spy(model, image, quads_px, index):
         look = plain(model, image, quads_px, index)
-        return lambda pairs: asked.append((model, look(pairs))) or asked[-1][1]
+        return lambda pairs: asked.append((model, pairs, look(pairs))) or asked[-1][2].copy()
     monkeypatch.setattr(module, "_look_at_pairs", spy)
+    monkeypatch.setattr(module, "SECOND_BORDERS_BELOW", below)
     whole = recogniser._whole_cards(shot.image, *_quads_and_index(shot.image))
     pairs = [((0, 0), (0, 1)), ((3, 4), (4, 4))]
     mean = whole(pairs)
-    (first, a), (second, b) = asked
-    assert (first, second) == (recogniser.borders, recogniser.second_borders)
+    if below == 0.0:  # every card read surely enough: the first model's look alone
+        [(model, _, a)] = asked
+        assert model is recogniser.borders and np.array_equal(mean, a)
+        return
+    (first, _, a), (second, again, b) = asked
+    assert (first, second, again) == (recogniser.borders, recogniser.second_borders, pairs)
     expected = np.sqrt(a * b)
     assert np.allclose(mean, expected / expected.sum(axis=1, keepdims=True), atol=1e-6)
 
