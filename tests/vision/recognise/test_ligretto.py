@@ -614,7 +614,7 @@ def test_a_token_beside_a_hidden_space_is_read_only_when_sure(row, token_confide
 def test_a_long_blur_is_undone_before_the_spaces_are_read(monkeypatch):
     """Validation render 2000829, the twin's 7 px motion blur: measured on the markers, reported
     and undone before the classifiers read; its board then reads exactly right, and with the
-    blur left as it is it does not."""
+    blur left as it is it does not (2 spaces wrong since the second card model, 3 before)."""
     import tableref.vision.recognise.ligretto as module
 
     shot = shoot(2_000_829)
@@ -625,7 +625,7 @@ def test_a_long_blur_is_undone_before_the_spaces_are_read(monkeypatch):
     assert scene_score(shot, reading)["wrong"] == 0
     monkeypatch.setattr(module, "DEBLUR_FROM_PX", float("inf"))
     plain = recogniser.read(shot.image)
-    assert not plain.to_json()["motion_blur"]["undone"] and scene_score(shot, plain)["wrong"] >= 3
+    assert not plain.to_json()["motion_blur"]["undone"] and scene_score(shot, plain)["wrong"] >= 2
 
 
 def test_the_whole_card_is_looked_at_in_the_photograph_as_taken(monkeypatch):
