@@ -144,16 +144,19 @@ class AlignedLattice:
         return np.stack([np.stack([x - h, y - h], -1), np.stack([x + h, y - h], -1),
                          np.stack([x + h, y + h], -1), np.stack([x - h, y + h], -1)], axis=2)
 
-    def centred(self, centre: tuple[float, float], axes: tuple[bool, bool] = (True, True)) -> "AlignedLattice":
+    def centred(self, centre: tuple[float, float], axes: tuple[bool, bool] = (True, True),
+                most: tuple[int, int] = (0, 0)) -> "AlignedLattice":
         """This lattice with hidden columns and rows added on its shorter side until it lies
         about evenly around ``centre`` (x, y); along x only where ``axes[0]``, along y only
-        where ``axes[1]`` (where the centre is known)."""
+        where ``axes[1]`` (where the centre is known). Each axis at most doubles its lines, or
+        grows to ``most`` (columns, rows: the longest known board's) where that is more: two arms
+        over most of a board may leave fewer than half its columns in view."""
         cols, fc = self.columns, self.found_columns
         rows, fr = self.rows, self.found_rows
         if axes[0]:
-            cols, fc = _even_about(cols, fc, centre[0], self.cell)
+            cols, fc = _even_about(cols, fc, centre[0], self.cell, most[0])
         if axes[1]:
-            rows, fr = _even_about(rows, fr, centre[1], self.cell)
+            rows, fr = _even_about(rows, fr, centre[1], self.cell, most[1])
         return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend, self.padded)
 
     def completed(self, shapes: tuple[tuple[int, int], ...], centre: tuple[float, float],
@@ -251,9 +254,10 @@ def _add_about(centres: np.ndarray, found: np.ndarray, middle: float | None, ste
     return np.array(c), np.array(f, bool)
 
 
-def _even_about(centres: np.ndarray, found: np.ndarray, middle: float, step: float) -> tuple[np.ndarray, np.ndarray]:
+def _even_about(centres: np.ndarray, found: np.ndarray, middle: float, step: float,
+                most: int = 0) -> tuple[np.ndarray, np.ndarray]:
     c, f = list(centres), list(found)
-    for _ in range(len(centres)):  # never more than doubles
+    for _ in range(max(len(centres), most - len(centres))):  # doubles it at most, or grows it to ``most``
         before, after = middle - c[0], c[-1] - middle
         if after - before > CENTRE_SLACK * step:
             c.insert(0, c[0] - step)

@@ -275,3 +275,15 @@ def test_a_column_between_two_arms_places_the_part_beyond_them():
     assert len(lat.columns) == 20
     assert lat.found_columns.tolist() == [True] * 6 + [False] * 3 + [True] + [False] * 3 + [True] * 7
     assert np.abs(lat.columns - np.array(xs)).max() < 3.0
+
+
+@pytest.mark.parametrize("most, columns", [(0, 14), (20, 20)])
+def test_a_board_mostly_hidden_grows_about_the_middle_to_the_longest_board(most, columns):
+    # as test render 3003049: arms over the first 13 of 20 columns; the 7 that show lie right of
+    # the table's middle, and doubling them falls short of the board
+    xs, ys = seamed(20, seam=0.0), seamed(8, seam=0.0)
+    shown = centres(xs[13:], ys)
+    middle = ((xs[0] + xs[-1]) / 2, (ys[0] + ys[-1]) / 2)
+    lat = aligned_lattice(shown, CELL).centred(middle, most=(most, 8))
+    assert len(lat.columns) == columns and len(lat.rows) == 8
+    assert np.abs(lat.columns - np.array(xs[20 - columns:])).max() < 3.0

@@ -236,7 +236,10 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> Boar
     if zones.board_centred:  # about the table's middle, along the sides its markers measure
         h, w = rect.shape[:2]
         middle, axes = ((w - 1) / 2, (h - 1) / 2), spans(view.calibration.layout, view.calibration.markers_used)
-        lattice = lattice.centred(middle, axes).completed(zones.board_shapes, middle, axes).snapped(blobs, cell_px)
+        # the lines a side may grow to: the longest known board's (test renders 3001920 and
+        # 3003049, arms over 13 of 20 columns: a board grown only to double what shows was cut short)
+        most = (max((c for _, c in zones.board_shapes), default=0), max((r for r, _ in zones.board_shapes), default=0))
+        lattice = lattice.centred(middle, axes, most).completed(zones.board_shapes, middle, axes).snapped(blobs, cell_px)
     return BoardView(rect, lattice, view)
 
 

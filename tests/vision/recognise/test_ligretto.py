@@ -291,6 +291,24 @@ def test_a_board_an_arm_splits_is_read_as_one(recogniser, seed):
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] == 0
 
 
+@pytest.mark.parametrize("seed, wrong, before", [
+    # test render 3001920 (the seventh set): arms over all but the board's edge rows; grown only
+    # to double the columns found, it was read a column off
+    (3_001_920, 4, 51),
+    # test render 3003049 (the eleventh set): two arms over the left 13 of 20 columns, read as
+    # an 8 x 12 board
+    (3_003_049, 1, 52),
+])
+def test_a_board_mostly_under_arms_grows_to_the_longest_board(recogniser, monkeypatch, seed, wrong, before):
+    import tableref.vision.recognise.ligretto_board as board
+
+    shot = shoot(seed)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] <= wrong
+    plain = board.AlignedLattice.centred
+    monkeypatch.setattr(board.AlignedLattice, "centred", lambda self, centre, axes, most: plain(self, centre, axes))
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= before
+
+
 @pytest.mark.parametrize("seed, cells", [
     # validation render 2000527, two players: two free spaces at a hand's edge (60 and 70 %
     # shown) read as the halves of a dotted card, which neither of two players plays
