@@ -237,7 +237,7 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> Boar
         h, w = rect.shape[:2]
         middle, axes = ((w - 1) / 2, (h - 1) / 2), spans(view.calibration.layout, view.calibration.markers_used)
         # the lines a side may grow to: the longest known board's (test renders 3001920 and
-        # 3003049, arms over 13 of 20 columns: a board grown only to double what shows was cut short)
+        # 3003049, arms over most of an 8 x 20 board: grown only to double what shows, cut short)
         most = (max((c for _, c in zones.board_shapes), default=0), max((r for r, _ in zones.board_shapes), default=0))
         lattice = lattice.centred(middle, axes, most).completed(zones.board_shapes, middle, axes).snapped(blobs, cell_px)
     return BoardView(rect, lattice, view)
