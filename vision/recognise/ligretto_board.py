@@ -143,14 +143,17 @@ def locate_board(image: np.ndarray, profile: Profile | None = None,
     """
     z = zones or zones_for(profile)
     view = locate_ligretto(image, profile, z)
-    if len(view.calibration.markers_used) == 1:  # the weakest location: the board's own plane
+    one_marker = len(view.calibration.markers_used) == 1
+    if one_marker:  # the weakest location: the board's own plane from the start
         view = squared_to_board(image, view, z) or view
     try:
         return view, find_board(image, view, z)
     except RecognitionError as first:
         failed = first
-    for again in (lambda: locate_ligretto(image, profile, z, lens_from_markers=True),
-                  lambda: squared_to_board(image, view, z)):
+    retries = [lambda: locate_ligretto(image, profile, z, lens_from_markers=True)]
+    if not one_marker:  # a single marker's view was squared already (or could not be)
+        retries.append(lambda: squared_to_board(image, view, z))
+    for again in retries:
         try:
             other = again()
             if other is not None:
