@@ -270,13 +270,21 @@ def _even_about(centres: np.ndarray, found: np.ndarray, middle: float, step: flo
     return np.array(c), np.array(f, bool)
 
 
-def square_blobs(mask: np.ndarray, cell_px: float) -> np.ndarray:
+def square_blobs(mask: np.ndarray, cell_px: float, upright_deg: float | None = None) -> np.ndarray:
     """The blobs of ``mask`` (h, w, nonzero = cell-like) that are cell-sized squares (see
-    :data:`BLOB_SIDE`, :data:`FILL_MIN`): (N, 4) centre x, centre y, width, height (px)."""
-    _, _, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    :data:`BLOB_SIDE`, :data:`FILL_MIN`): (N, 4) centre x, centre y, width, height (px). With
+    ``upright_deg``, only those whose sides run within that many degrees of the image's axes
+    (their least turned bounding box's)."""
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
     w, h, area = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_AREA]
     lo, hi = BLOB_SIDE[0] * cell_px, BLOB_SIDE[1] * cell_px
     keep = (w >= lo) & (w <= hi) & (h >= lo) & (h <= hi) & (area >= FILL_MIN * w * h)
+    if upright_deg is not None:
+        for i in np.flatnonzero(keep):
+            x, y, bw, bh = stats[i + 1, :4]
+            pts = np.ascontiguousarray(np.argwhere(labels[y:y + bh, x:x + bw] == i + 1)[:, ::-1], np.float32)
+            turn = cv2.minAreaRect(pts)[2] % 90.0
+            keep[i] = min(turn, 90.0 - turn) <= upright_deg
     return np.column_stack([centroids[1:][keep], w[keep], h[keep]]).astype(np.float64)
 
 

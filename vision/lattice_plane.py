@@ -65,15 +65,22 @@ def cell_blobs(mask: np.ndarray, pitch_px: float) -> tuple[np.ndarray, np.ndarra
     return centres[keep], sides[keep]
 
 
-def _steps(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The lattice's two steps (2,) each, from the displacements between neighbouring blobs:
-    the first nearer the x axis and pointing right, the second pointing down."""
+def _neighbour_steps(centres: np.ndarray) -> np.ndarray:
+    """(M, 2): the displacements between blobs about as far apart as neighbouring blobs mostly
+    are (0.8 to 1.25 times the median distance to the nearest), each pair both ways."""
+    if len(centres) < 2:
+        return np.empty((0, 2))
     d = centres[None, :, :] - centres[:, None, :]
     dist = np.hypot(d[..., 0], d[..., 1])
     np.fill_diagonal(dist, np.inf)
     nearest = np.median(dist.min(axis=1))
-    near = (dist >= 0.8 * nearest) & (dist <= 1.25 * nearest)
-    v = d[near]
+    return d[(dist >= 0.8 * nearest) & (dist <= 1.25 * nearest)]
+
+
+def _steps(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The lattice's two steps (2,) each, from the displacements between neighbouring blobs:
+    the first nearer the x axis and pointing right, the second pointing down."""
+    v = _neighbour_steps(centres)
     if len(v) < 4:
         return None
     flip = (v[:, 1] < 0) | ((v[:, 1] == 0) & (v[:, 0] < 0))
@@ -175,3 +182,39 @@ def plane_correction(mask: np.ndarray, pitch_px: float) -> np.ndarray | None:
     if not np.all(np.isfinite(correction)) or abs(np.linalg.det(correction)) < 1e-9:
         return None
     return correction
+
+
+#: A turn is measured from at least MIN_CELLS blobs of a cell's size turned any way: the square
+#: root of its area within TURNED_SIDE of the pitch, its bounding box at most TURNED_ASPECT
+#: times longer than wide, and filling at least TURNED_FILL of it (a square turned by 45
+#: degrees fills half its box) ...
+TURNED_SIDE = (0.5, 1.1)
+TURNED_ASPECT = 1.25
+TURNED_FILL = 0.45
+#: ... whose steps to their neighbours agree on the lattice's axes at least this well (the
+#: length of their four-fold mean direction: 1 when every step runs along an axis).
+TURN_AGREEMENT = 0.7
+
+
+def lattice_turn(mask: np.ndarray, pitch_px: float) -> float | None:
+    """How far the lattice of ``mask``'s cells (blobs of about ``pitch_px`` a side) is turned
+    from upright: the angle (degrees, -45 to 45, positive clockwise as the image shows, y
+    running down) from the image's axes to the lattice's. The steps between neighbouring cells
+    run along the lattice's axes, both ways and both axes: four directions a quarter turn
+    apart, whose mean is taken on the circle with the angles fourfold. None where fewer than
+    :data:`MIN_CELLS` cells show or their steps do not agree (:data:`TURN_AGREEMENT`)."""
+    _, _, stats, centroids = cv2.connectedComponentsWithStats((mask > 0).astype(np.uint8), connectivity=4)
+    w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    side = np.sqrt(area)
+    cells = ((side >= TURNED_SIDE[0] * pitch_px) & (side <= TURNED_SIDE[1] * pitch_px)
+             & (np.maximum(w, h) <= TURNED_ASPECT * np.minimum(w, h)) & (area >= TURNED_FILL * w * h))
+    if cells.sum() < MIN_CELLS:
+        return None
+    v = _neighbour_steps(centroids[1:][cells])
+    if len(v) < MIN_CELLS:
+        return None
+    mean = np.exp(4j * np.arctan2(v[:, 1], v[:, 0])).mean()
+    if abs(mean) < TURN_AGREEMENT:
+        return None
+    return float(np.degrees(np.angle(mean) / 4))

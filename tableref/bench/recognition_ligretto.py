@@ -31,6 +31,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing import get_context
 
 import numpy as np
@@ -100,11 +101,19 @@ def truth_of(sample) -> tuple[dict, tuple]:
     return spaces, cards
 
 
-def shoot(seed: int) -> Shot:
-    """Render Ligretto ``seed`` (in a worker process) and keep what scoring needs."""
+def board_turn(seed: int, board_turn_deg: float) -> float:
+    """The turn of render ``seed``'s board when the boards lie turned by ``board_turn_deg``:
+    one way on even seeds, the other on odd ones."""
+    return board_turn_deg if seed % 2 == 0 else -board_turn_deg
+
+
+def shoot(seed: int, board_turn_deg: float = 0.0) -> Shot:
+    """Render Ligretto ``seed`` (in a worker process) and keep what scoring needs; its board
+    turned on the table as :func:`board_turn` says."""
     from ..vision.synthetic.dataset import sample
 
-    s = sample("ligretto", seed)
+    turn = board_turn(seed, board_turn_deg)
+    s = sample("ligretto", seed, **({"board_turn_deg": turn} if turn else {}))
     spaces, cards = truth_of(s)
     blurred = float(s.render.truth.effects.get("motion_length_px", 0.0)) >= BLURRED_PX
     return Shot(seed, s.image, spaces, cards, blurred, s.scene.state.players)
@@ -162,20 +171,22 @@ def scene_score(shot: Shot, reading) -> Counter:
     return tally
 
 
-def _shots(seeds: list[int]):
+def _shots(seeds: list[int], board_turn_deg: float = 0.0):
     with get_context("spawn").Pool(RENDER_WORKERS) as pool:
         for start in range(0, len(seeds), CHUNK):
-            yield from pool.map(shoot, seeds[start:start + CHUNK])
+            yield from pool.map(partial(shoot, board_turn_deg=board_turn_deg), seeds[start:start + CHUNK])
 
 
-def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None) -> list[Figure]:
-    """Read ``scenes`` renders (seeds ``seed``..) and measure error, exact scenes and time."""
+def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None,
+        board_turn_deg: float = 0.0) -> list[Figure]:
+    """Read ``scenes`` renders (seeds ``seed``..) and measure error, exact scenes and time;
+    with ``board_turn_deg``, each board turned on the table so (:func:`board_turn`)."""
     from ..vision.recognise.ligretto import LigrettoRecogniser
 
     recogniser = recogniser or LigrettoRecogniser.open()
     tally: Counter = Counter()
     times, cpu = [], []
-    for i, shot in enumerate(_shots(list(range(seed, seed + scenes)))):
+    for i, shot in enumerate(_shots(list(range(seed, seed + scenes)), board_turn_deg)):
         start, start_cpu = time.perf_counter(), time.process_time()
         reading = _read(recogniser, shot, shot.players)
         times.append(time.perf_counter() - start)
@@ -193,7 +204,7 @@ def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None
                 tally[subset, k] += v
         if progress is not None:
             progress(i + 1, scenes)
-    return figures(tally, sorted(times), cpu, scenes, seed)
+    return figures(tally, sorted(times), cpu, scenes, seed, board_turn_deg)
 
 
 def _read(recogniser, shot: Shot, players: int | None):
@@ -205,9 +216,12 @@ def _read(recogniser, shot: Shot, players: int | None):
         return None
 
 
-def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, seed: int) -> list[Figure]:
+def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, seed: int,
+            board_turn_deg: float = 0.0) -> list[Figure]:
+    turned = (f", each board turned on the table by {board_turn_deg:g} degrees (one way on even seeds, the other "
+              "on odd)") if board_turn_deg else ""
     on = (f"{scenes} fresh Ligretto renders of the digital twin, 1280x720, seeds {seed}..{seed + scenes - 1} "
-          "(never used in training), the recogniser told the number of players as the live referee tells it")
+          f"(never used in training){turned}, the recogniser told the number of players as the live referee tells it")
     untold_on = on.replace("told the number of players as the live referee tells it",
                            "not told the number of players (`tableref analyze` without --players)")
 

@@ -3,6 +3,7 @@ kept, hidden lines filled in, a centred board completed; and the cell blobs of a
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -261,6 +262,18 @@ def test_square_blobs_keep_cell_sized_squares():
     found = square_blobs(mask, CELL)
     assert sorted(np.round(found[:, :2]).astype(int).tolist()) == [[24, 24], [212, 134]]
     assert sorted(found[:, 2:].astype(int).tolist()) == [[26, 30], [30, 30]]  # width, height
+
+
+def test_square_blobs_upright_within_a_bound_leave_out_those_turned_further():
+    """On a view turned to a turned board, what lies along the table's edges is turned the other way."""
+    mask = np.zeros((200, 300), np.uint8)
+    mask[10:40, 10:40] = 1  # upright; then turned by 2, 8, -8 and 88 (-2) degrees
+    for (x, y), turn in (((120.0, 30.0), 2.0), ((200.0, 30.0), 8.0), ((120.0, 120.0), -8.0), ((200.0, 120.0), 88.0)):
+        box = cv2.boxPoints(((x, y), (29.0, 29.0), turn))
+        cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 1)
+    assert len(square_blobs(mask, CELL)) == 5  # each fills enough of its box
+    upright = square_blobs(mask, CELL, upright_deg=4.0)
+    assert sorted(np.round(upright[:, :2]).astype(int).tolist()) == [[24, 24], [120, 30], [200, 120]]
 
 
 def test_a_column_between_two_arms_places_the_part_beyond_them():

@@ -1,5 +1,6 @@
 """The plane of a lattice from its cells: squares drawn through a known homography (a table
-rectified wrongly) come out square, upright and at the pitch asked for."""
+rectified wrongly) come out square, upright and at the pitch asked for; and how far a lattice
+is turned, measured from its cells."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tableref.vision.lattice_plane import cell_blobs, lattice_positions, plane_correction
+from tableref.vision.lattice_plane import cell_blobs, lattice_positions, lattice_turn, plane_correction
 
 PITCH = 36.0
 SIDE = 32.0  # a space less its gaps and the thinned rim
@@ -84,3 +85,28 @@ def test_things_not_cell_sized_are_no_cells():
     cv2.rectangle(mask, (100, 100), (300, 140), 255, -1)  # a long bar
     cv2.circle(mask, (450, 450), 60, 255, -1)  # a cup far larger than a space
     assert len(cell_blobs(mask, PITCH)[0]) == 0
+
+
+@pytest.mark.parametrize("turn", [0.0, 0.6, 3.0, -8.0, 20.0, -35.0])
+@pytest.mark.parametrize("rows, columns, hidden", [
+    (8, 20, ()),
+    (12, 12, tuple((r, c) for r in (4, 5, 6) for c in range(12))),  # an arm over three rows
+])
+def test_a_lattice_s_turn_is_measured_from_its_cells(turn, rows, columns, hidden):
+    h = tilted(1.0, turn, (0.0, 0.0))
+    middle = project(h, [((columns - 1) * PITCH / 2, (rows - 1) * PITCH / 2)])[0]
+    h[:2, 2] += (650.0, 550.0) - middle  # turned either way, the whole lattice in view
+    measured = lattice_turn(drawn(h, rows, columns, hidden, size=(1100, 1300)), PITCH)
+    assert measured == pytest.approx(turn, abs=0.1)
+
+
+def test_no_turn_is_measured_from_too_few_cells_or_cells_that_agree_on_no_axes():
+    h = tilted(1.0, 5.0, (0.0, 0.0))
+    assert lattice_turn(drawn(h, 2, 5), PITCH) is None  # ten cells
+    assert lattice_turn(np.zeros((400, 400), np.uint8), PITCH) is None
+    rng = np.random.default_rng(3)
+    scattered = np.zeros((1000, 1000), np.uint8)  # cell-sized squares strewn at random turns
+    for x, y in rng.uniform(60, 940, (60, 2)):
+        box = cv2.boxPoints(((float(x), float(y)), (SIDE, SIDE), float(rng.uniform(0, 90))))
+        cv2.fillConvexPoly(scattered, np.round(box).astype(np.int32), 255)
+    assert lattice_turn(scattered, PITCH) is None

@@ -26,7 +26,7 @@ from ...calibration.profile import Profile
 from ...calibration.rectify import rectify, table_to_rectified
 from ...calibration.table import spans
 from ..lattice_cells import AlignedLattice, aligned_lattice, square_blobs
-from ..lattice_plane import plane_correction
+from ..lattice_plane import lattice_turn, plane_correction
 from .common import RecognitionError, TableView, ZonesError, load_zones, locate_table
 
 #: Resolution of the rectified table (px per mm): a 30 mm space is 36 px, the 1.4 mm gap
@@ -176,6 +176,18 @@ def squared_to_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -
     return TableView(replace(view.calibration, homography=homography), view.intrinsics)
 
 
+def turned_view(view: TableView, turn_deg: float) -> TableView:
+    """``view`` turned about the table's middle so that what its rectified view shows turned by
+    ``turn_deg`` (clockwise as the rectified view shows it) lies upright there."""
+    a = np.radians(-turn_deg)
+    to_rect = table_to_rectified(view.table_mm, RECT_PX_PER_MM)
+    middle = to_rect @ np.array([view.table_mm[0] / 2, view.table_mm[1] / 2, 1.0])
+    turn = np.array([[np.cos(a), -np.sin(a), 0.0], [np.sin(a), np.cos(a), 0.0], [0.0, 0.0, 1.0]])
+    about = np.array([[1.0, 0.0, middle[0]], [0.0, 1.0, middle[1]], [0.0, 0.0, 1.0]])
+    homography = np.linalg.inv(to_rect) @ about @ turn @ np.linalg.inv(about) @ to_rect @ view.calibration.homography
+    return TableView(replace(view.calibration, homography=homography), view.intrinsics)
+
+
 @dataclass(frozen=True, eq=False)
 class BoardView:
     """The board found on the rectified table.
@@ -218,8 +230,19 @@ class BoardView:
         return self.view.to_image(mm)
 
 
-def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> BoardView:
+#: A board whose lines run at least this many degrees off the table's edges is found on the
+#: view turned with it (:func:`find_board`).
+TURN_MIN_DEG = 1.0
+
+
+def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones, upright: bool = True,
+               turned_deg: float = 0.0) -> BoardView:
     """The board's spaces in ``image`` whose table is ``view``.
+
+    With ``upright``, a board turned on the table (its lines at least :data:`TURN_MIN_DEG` off
+    the table's edges, :func:`~..lattice_plane.lattice_turn`) is found on the view turned with it
+    about the table's middle (:func:`turned_view`): the board's rows and columns then run along
+    that view's axes, and the board's view is that one.
 
     Raises
     ------
@@ -231,7 +254,13 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones) -> Boar
     # one pass over the four colours' masks together: each is thinned, so spaces of different
     # colours lie at least 2 * THIN_PX apart there too (the default colours' hue ranges, 24 wide,
     # do not meet; a profile's colours nearer than that would join a pixel to two masks)
-    blobs = square_blobs(np.bitwise_or.reduce(_colour_masks(rect, zones)), cell_px)
+    mask = np.bitwise_or.reduce(_colour_masks(rect, zones))
+    if upright:
+        turn = lattice_turn(mask, cell_px)
+        if turn is not None and abs(turn) >= TURN_MIN_DEG:
+            return find_board(image, turned_view(view, turn), zones, upright=False, turned_deg=turn)
+    # on a view turned to the board, what lies along the table's edges is turned the other way
+    blobs = square_blobs(mask, cell_px, abs(turned_deg) / 2 if turned_deg else None)
     lattice = aligned_lattice(blobs, cell_px)
     if lattice is None or min(len(lattice.rows), len(lattice.columns)) < MIN_SIDE:
         raise RecognitionError(f"no Ligretto board found: fewer than {MIN_SIDE} rows and columns of coloured "

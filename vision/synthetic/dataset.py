@@ -79,7 +79,7 @@ def _check(game: str, seed: Any) -> int:
     return int(seed)
 
 
-def sample(game: str, seed: int, settings: RenderSettings = DEFAULT_SETTINGS) -> Sample:
+def sample(game: str, seed: int, settings: RenderSettings = DEFAULT_SETTINGS, **scene_options: Any) -> Sample:
     """Draw, lay out and photograph one random state of ``game``.
 
     Parameters
@@ -89,10 +89,13 @@ def sample(game: str, seed: int, settings: RenderSettings = DEFAULT_SETTINGS) ->
     seed : int >= 0
         Chooses the players, the moment of the game, camera, light, surface and props.
     settings : RenderSettings
+    scene_options
+        The game's layout options (:func:`~.games.scene_for`), e.g. Ligretto's
+        ``board_turn_deg``; the same seed without them draws the same state, camera and props.
     """
     seed = _check(game, seed)
     state = random_state(game, seed)
-    scene = scene_for(game, state)
+    scene = scene_for(game, state, **scene_options)
     result = render(scene.layout, seed, settings)
     seen = seen_shares(scene, result)
     return Sample(game, seed, scene, result, seen, observation_of(scene, seen))

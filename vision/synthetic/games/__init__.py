@@ -46,8 +46,13 @@ def _entry(game: str) -> tuple[ModuleType, ModuleType]:
     return _GAMES[game]
 
 
-def scene_for(game: str, state: Any) -> GameScene:
-    """Lay ``state`` of ``game`` out on the table.
+#: The options of a game's layout that :func:`scene_for` takes (Ligretto's board may lie turned).
+SCENE_OPTIONS: dict[str, frozenset[str]] = {"ligretto": frozenset({"board_turn_deg"})}
+
+
+def scene_for(game: str, state: Any, **options: Any) -> GameScene:
+    """Lay ``state`` of ``game`` out on the table (``options``: those of its layout,
+    :data:`SCENE_OPTIONS`).
 
     Returns
     -------
@@ -55,7 +60,12 @@ def scene_for(game: str, state: Any) -> GameScene:
         The layout (every part with an ident naming its game item) and the regions of places
         that may lie empty.
     """
-    return _entry(game)[1].scene(state)
+    module = _entry(game)[1]
+    unknown = sorted(set(options) - SCENE_OPTIONS.get(game, frozenset()))
+    if unknown:
+        raise LayoutError(f"{game} scenes take no option {', '.join(unknown)} "
+                          f"(they take: {', '.join(sorted(SCENE_OPTIONS.get(game, ()))) or 'none'})")
+    return module.scene(state, **options)
 
 
 def perfect_observation(scene: GameScene, result: Render) -> Any:

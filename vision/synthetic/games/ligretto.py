@@ -27,6 +27,7 @@ from ..art_ligretto import CARD_MM, CELL_MM, SECTION_RIM_MM
 from ..kinds import size
 from tableref.calibration.layout import DEFAULT_MARKER_MM
 
+from ..errors import LayoutError
 from ..layout import Layout, Placed
 from .scene import GameScene, Seen
 from ...seats import seats
@@ -49,6 +50,9 @@ SEAT_HALF_MM = (185.0, 65.0)
 RIM_MM = 25.0
 #: Space left around the corner markers (mm).
 MARKER_ROOM_MM = 60.0
+#: The most a board may be turned on the table (degrees): a quarter turn more is the board
+#: laid the other way, rows for columns.
+MAX_BOARD_TURN_DEG = 45.0
 
 
 def _offsets(length: int, cuts: set[int]) -> list[float]:
@@ -91,9 +95,15 @@ def table_size(players: int, board) -> tuple[float, float]:
     return (math.ceil(width / 10) * 10.0, math.ceil(depth / 10) * 10.0)
 
 
-def layout(state: rules.State) -> tuple[Layout, dict[str, np.ndarray]]:
+def layout(state: rules.State, board_turn_deg: float = 0.0) -> tuple[Layout, dict[str, np.ndarray]]:
     """The table showing ``state``, and each board space's region (corners in mm at the
-    height of what lies on it)."""
+    height of what lies on it). With ``board_turn_deg``, the board and all that lies on it are
+    turned by that much (counter-clockwise seen from above) about the table's middle, as a
+    board that players did not lay along the table's edges; the table and the players' areas
+    stay as they are."""
+    if not math.isfinite(board_turn_deg) or abs(board_turn_deg) > MAX_BOARD_TURN_DEG:
+        raise LayoutError(f"board_turn_deg must be a number of degrees within +-{MAX_BOARD_TURN_DEG:g}, "
+                          f"got {board_turn_deg!r}")
     board = state.board
     table = table_size(state.players, board)
     sections = _sections(board)
@@ -102,15 +112,24 @@ def layout(state: rules.State) -> tuple[Layout, dict[str, np.ndarray]]:
     span_x, span_y = xs[-1] + CELL_MM / 2, ys[-1] + CELL_MM / 2
     x0, y_top = (table[0] - span_x) / 2, (table[1] + span_y) / 2
 
+    cos, sin = math.cos(math.radians(board_turn_deg)), math.sin(math.radians(board_turn_deg))
+
+    def turned(x: float, y: float, about: tuple[float, float] = (table[0] / 2, table[1] / 2)) -> tuple[float, float]:
+        if not board_turn_deg:  # the very same numbers as a board laid along the edges
+            return x, y
+        dx, dy = x - about[0], y - about[1]
+        return about[0] + dx * cos - dy * sin, about[1] + dx * sin + dy * cos
+
     def centre(i: int) -> tuple[float, float]:
         r, c = board.cell(i)
-        return x0 + xs[c], y_top - ys[r]
+        return turned(x0 + xs[c], y_top - ys[r])
 
     parts: list[Placed] = []
     section_top = size("ligretto.section", (("cells", ("r",)), ("starts", ())))[2]
     for k, ((r, c, h, w), params) in enumerate(zip(sections, section_params(board))):
         (ax, ay), (bx, by) = centre(r * board.width + c), centre((r + h - 1) * board.width + c + w - 1)
-        parts.append(Placed("ligretto.section", params, (ax + bx) / 2, (ay + by) / 2, ident=f"lig.section.{k}"))
+        parts.append(Placed("ligretto.section", params, (ax + bx) / 2, (ay + by) / 2, board_turn_deg,
+                            ident=f"lig.section.{k}"))
     top = {i: section_top for i in board.spaces()}
     for n, piece in enumerate(state.pieces):
         under = max(top[c] for c in piece.cells)
@@ -122,8 +141,8 @@ def layout(state: rules.State) -> tuple[Layout, dict[str, np.ndarray]]:
                                 (ax + bx) / 2, (ay + by) / 2, turn, n, under, f"lig.card.{piece.id}"))
             thick = _CARD_MM
         else:
-            parts.append(Placed("ligretto.joker", {"border": border}, *centre(piece.cells[0]), 0.0, n, under,
-                                f"lig.joker.{piece.id}"))
+            parts.append(Placed("ligretto.joker", {"border": border}, *centre(piece.cells[0]), board_turn_deg, n,
+                                under, f"lig.joker.{piece.id}"))
             thick = size("ligretto.joker", (("border", border),))[2]
         for c in piece.cells:
             top[c] = under + thick
@@ -137,8 +156,8 @@ def layout(state: rules.State) -> tuple[Layout, dict[str, np.ndarray]]:
         x, y = centre(i)
         r, c = board.cell(i)
         h = CELL_MM / 2
-        regions[f"lig.cell.{r}.{c}"] = np.array([[x - h, y - h, top[i]], [x + h, y - h, top[i]],
-                                                  [x + h, y + h, top[i]], [x - h, y + h, top[i]]])
+        regions[f"lig.cell.{r}.{c}"] = np.array([[*turned(x + u, y + v, (x, y)), top[i]]
+                                                  for u, v in ((-h, -h), (h, -h), (h, h), (-h, h))])
     return Layout(table, tuple(parts), DEFAULT_MARKER_MM), regions
 
 
@@ -166,9 +185,9 @@ def _player_area(state: rules.State, p: int, seat) -> list[Placed]:
     return out
 
 
-def scene(state: rules.State) -> GameScene:
-    """The :class:`GameScene` of a Ligretto state."""
-    lay, regions = layout(state)
+def scene(state: rules.State, board_turn_deg: float = 0.0) -> GameScene:
+    """The :class:`GameScene` of a Ligretto state (``board_turn_deg``: as :func:`layout`'s)."""
+    lay, regions = layout(state, board_turn_deg)
     return GameScene(rules.NAME, state, lay, regions)
 
 
