@@ -15,6 +15,7 @@ and ``sample_chance(state, rng)`` draws one, so a camera or a seeded generator c
 
 from __future__ import annotations
 
+import numbers
 import random
 from dataclasses import dataclass
 from typing import Any, Protocol, Sequence
@@ -29,6 +30,14 @@ ANYONE = -2
 
 #: Most players' turns one referee call may explain (a live session looks back over a few readings).
 MAX_TURNS = 10
+
+
+def players_problem(game: str, players: Any, least: int, most: int) -> str | None:
+    """Why ``players`` is no number of players ``game`` (its name in the message) is played
+    by, ``least`` to ``most`` (a whole number, not a bool); None when it is one."""
+    if isinstance(players, bool) or not isinstance(players, numbers.Integral) or not least <= players <= most:
+        return f"{game} is played by {least} to {most} players, not {players!r}"
+    return None
 
 
 def check_turns(turns: int) -> None:

@@ -32,7 +32,7 @@ from .live.recognition import Recogniser, recogniser_for, recognisable_games, te
 from .live.sources import SourceChoice, allowed_source
 from .live.voting import VoteSettings
 from .rules import GAMES, game as rules_of
-from .rules.common import MAX_TURNS, Violation
+from .rules.common import MAX_TURNS, Violation, players_problem
 from .rules.errors import RulesError
 from .vision.capture import CaptureSettings, open_source
 from .vision.errors import VisionError
@@ -151,9 +151,9 @@ class Session:
         if name not in GAMES:
             raise SessionError(f"unknown game {name!r}; choose one of {', '.join(sorted(GAMES))}")
         rules = rules_of(name)
-        if not rules.MIN_PLAYERS <= len(players) <= rules.MAX_PLAYERS:
-            raise SessionError(f"{name} is played by {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} players, "
-                               f"not {len(players)}")
+        problem = players_problem(name, len(players), rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+        if problem:
+            raise SessionError(problem)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
             raise SessionError(f"seed must be an integer in 0..{MAX_SEED}, got {seed!r}")
         recogniser = recogniser_for(name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..common import CHANCE, player_name
+from ..common import CHANCE, player_name, players_problem
 from ..errors import InvalidInput
 from .actions import perform
 from .catalogue import CARDS_PER_PLAYER, COLOURS, CUBE_COUNTS, FIELDS, NO_CUBES, SLOTS, TILES, load_deck
@@ -27,8 +27,9 @@ MAX_PLAYERS = 4
 def new_game(players: int, options: dict | None = None, seed: int | None = None) -> State:
     """A new game after setup.  With a ``seed`` the setup's chance (start cards, dice) is drawn from
     ``random.Random(seed)``; without one the state waits for those chance events (a camera gives them)."""
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidInput(f"Da Luigi is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}")
+    problem = players_problem("Da Luigi", players, MIN_PLAYERS, MAX_PLAYERS)
+    if problem:
+        raise InvalidInput(problem)
     opts = Options.from_json(options)
     deck = load_deck(opts.deck)
     state = State(

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import random
 
-from ..common import ANYONE, CHANCE, player_name
+from ..common import ANYONE, CHANCE, player_name, players_problem
 from ..errors import IllegalMove, InvalidInput
 from .catalogue import COLUMNS, NUMBER_VALUES, SLOTS, card_sort_key, deck, number_label
 from .distribution import cancel_ties, column_sums, hand_out, must_trade_in, turn_over_bottom
 from .options import SHORT_CLOSED, check_options, rounds_for
-from .state import (COLLECT, DEAL, DISTRIBUTE, MAX_PLAYERS, OVER, PLACE, Collect, Deal, Move, Place, Resolve,
-                    State, evolve)
+from .state import (COLLECT, DEAL, DISTRIBUTE, MAX_PLAYERS, MIN_PLAYERS, OVER, PLACE, Collect, Deal, Move, Place,
+                    Resolve, State, evolve)
 
 GRID_CARDS = COLUMNS * SLOTS
 
@@ -24,8 +24,9 @@ def new_game(players: int, options: dict | None = None, seed: int | None = None)
 
     'Each player takes the 6 number cards of one colour.'
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
-        raise InvalidInput(f"Dolce Vita is for 2..5 players, got {players!r}")
+    problem = players_problem("Dolce Vita", players, MIN_PLAYERS, MAX_PLAYERS)
+    if problem:
+        raise InvalidInput(problem)
     opts = check_options(options)
     state = State(
         players=players, options=opts, phase=DEAL, round=1, to_move=CHANCE, next_column=0,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..common import ANYONE, CHANCE, require_dict, require_field
+from ..common import ANYONE, CHANCE, players_problem, require_dict, require_field
 from ..errors import InvalidInput
 from .catalogue import COLUMNS, NUMBER_VALUES, SLOTS, parse_card
 from .options import check_options
@@ -75,8 +75,9 @@ class State:
 
     def __post_init__(self) -> None:
         n = self.players
-        if not (isinstance(n, int) and MIN_PLAYERS <= n <= MAX_PLAYERS):
-            raise InvalidInput(f"Dolce Vita is for {MIN_PLAYERS}..{MAX_PLAYERS} players, got {n!r}")
+        problem = players_problem("Dolce Vita", n, MIN_PLAYERS, MAX_PLAYERS)
+        if problem:
+            raise InvalidInput(problem)
         if not (isinstance(self.round, int) and self.round >= 1):
             raise InvalidInput(f"round counts from 1, got {self.round!r}")
         if self.phase not in PHASES:

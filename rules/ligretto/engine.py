@@ -10,7 +10,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Iterator, Sequence
 
-from ..common import Violation, player_name
+from ..common import Violation, player_name, players_problem
 from ..errors import IllegalMove, InvalidInput
 from .board import Board, preset
 from .catalogue import JOKERS_PER_PLAYER, TOKENS, card_colours, player_cards, player_jokers
@@ -43,8 +43,9 @@ def new_game(players: int, options: dict | None = None, seed: int | None = None)
     ``seed`` is accepted for the common surface; the setup has no hidden order to shuffle (the
     order of a player's face-down pile is not tracked), so every seed gives the same state.
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidInput(f"Ligretto is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {players!r}")
+    problem = players_problem("Ligretto", players, MIN_PLAYERS, MAX_PLAYERS)
+    if problem:
+        raise InvalidInput(problem)
     opts = resolve_options(options)
     board = _board_for(players, opts)
     if isinstance(opts["board"], dict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..common import ANYONE, player_name, require_dict, require_field
+from ..common import ANYONE, player_name, players_problem, require_dict, require_field
 from ..errors import InvalidInput
 from .board import Board
 from .catalogue import (CARDS_PER_PLAYER, JOKERS_PER_PLAYER, TOKENS, card_colours, card_owner,
@@ -96,8 +96,9 @@ class State:
     memo: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise InvalidInput(f"Ligretto is for {MIN_PLAYERS}-{MAX_PLAYERS} players, got {self.players}")
+        problem = players_problem("Ligretto", self.players, MIN_PLAYERS, MAX_PLAYERS)
+        if problem:
+            raise InvalidInput(problem)
         if self.phase not in PHASES:
             raise InvalidInput(f"phase must be one of {PHASES}, got {self.phase!r}")
         for what, seq in (("hands", self.hands), ("player_boards", self.player_boards), ("jokers", self.jokers)):

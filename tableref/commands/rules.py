@@ -10,7 +10,7 @@ import click
 
 from ..input import InputError, read_json
 from ..rules import GAMES, game
-from ..rules.common import require_dict
+from ..rules.common import players_problem, require_dict
 from ..rules.playout import random_playout
 
 
@@ -49,8 +49,9 @@ option_option = click.option("--option", "options", multiple=True, metavar="NAME
 
 
 def _check_players(rules: ModuleType, players: int) -> None:
-    if not rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS:
-        raise InputError(f"{rules.NAME} is played by {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} players, not {players}")
+    problem = players_problem(rules.NAME, players, rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+    if problem:
+        raise InputError(problem)
 
 
 @click.group("rules")

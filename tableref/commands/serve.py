@@ -18,6 +18,7 @@ from ..calibration.profile import load_profile
 from ..gamelog import DEFAULT_LOG, GameLog, PlayerInfo
 from ..input import InputError
 from ..rules import GAMES, game
+from ..rules.common import players_problem
 from ..session import Session, SessionSettings
 from ..vision.capture import CaptureSettings
 
@@ -109,9 +110,9 @@ def command(source: str | None, game_name: str | None, players: int, seed: int |
             click.echo(f"resuming game {resumed.id} ({resumed.game})", err=True)
         elif game_name is not None:
             rules = game(game_name)
-            if not rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS:
-                raise InputError(f"{game_name} is played by {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} players, "
-                                 f"not {players}")
+            problem = players_problem(game_name, players, rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+            if problem:
+                raise InputError(problem)
             names = [PlayerInfo(f"Player {i + 1}", DEFAULT_COLOURS[i % len(DEFAULT_COLOURS)]) for i in range(players)]
             record = session.start_game(game_name, names, None, seed)
             click.echo(f"started game {record.id} ({game_name})", err=True)

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from ...calibration.profile import Profile
-from ...rules.common import Violation
+from ...rules.common import Violation, players_problem
 from ...rules.ligretto import MAX_PLAYERS, MIN_PLAYERS
 from ...rules.ligretto.catalogue import BORDERS
 from ...rules.ligretto.observation import CellSeen, Observation
@@ -429,9 +429,9 @@ def check_players(players: int | None) -> int | None:
     """``players`` when Ligretto is played by that many (or None); else RecognitionError."""
     if players is None:
         return None
-    if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or \
-            not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RecognitionError(f"Ligretto is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+    problem = players_problem("Ligretto", players, MIN_PLAYERS, MAX_PLAYERS)
+    if problem:
+        raise RecognitionError(problem)
     return int(players)
 
 

@@ -33,7 +33,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from tableref.rules.common import CHANCE
+from tableref.rules.common import CHANCE, players_problem
 from tableref.rules.errors import RulesError
 from tableref.rules.playout import MAX_MOVES
 
@@ -130,10 +130,9 @@ class DemoSettings:
         rules = games.rules_of(game)
         players = min(max(DEFAULT_PLAYERS, rules.MIN_PLAYERS), rules.MAX_PLAYERS) if self.players is None \
             else self.players
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS:
-            raise SourceError(f"{game} is played by {rules.MIN_PLAYERS} to {rules.MAX_PLAYERS} players, "
-                              f"not {players!r}")
+        problem = players_problem(game, players, rules.MIN_PLAYERS, rules.MAX_PLAYERS)
+        if problem:
+            raise SourceError(problem)
         object.__setattr__(self, "players", players)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise SourceError(f"demo seed must be a whole number >= 0, got {self.seed!r}")
