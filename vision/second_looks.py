@@ -87,17 +87,13 @@ def with_second_looks(look: Look, quads: Sequence[np.ndarray], views: Sequence[V
     unsure = np.flatnonzero(first.max(axis=1) < below) if len(first) else np.empty(0, int)
     if not len(unsure) or not (views or others):
         return first
-    logs = np.log(np.maximum(first[unsure].astype(np.float64), FLOOR))
     at = [np.asarray(quads[i], np.float64) for i in unsure]
-    stacked = np.stack(at)
     # every view's windows in one batch (one call of the model instead of one per view)
-    moved = [q for view in views for q in view.apply_many(stacked)]
-    probs = [np.asarray(look(moved), np.float64).reshape(len(views), len(at), -1)] if moved else []
-    probs += [np.asarray(other(at), np.float64)[None] for other in others]
-    for p in probs:
-        logs += np.log(np.maximum(p, FLOOR)).sum(axis=0)
-    logs /= len(views) + len(others) + 1
-    mean = np.exp(logs - logs.max(axis=1, keepdims=True))
+    moved = [q for view in views for q in view.apply_many(np.stack(at))]
+    looks = [first[unsure]]
+    if moved:
+        looks += list(np.asarray(look(moved), np.float64).reshape(len(views), len(at), -1))
+    looks += [other(at) for other in others]
     out = first.copy()
-    out[unsure] = (mean / mean.sum(axis=1, keepdims=True)).astype(first.dtype)
+    out[unsure] = geometric_mean(looks).astype(first.dtype)
     return out

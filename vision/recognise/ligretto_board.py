@@ -61,6 +61,11 @@ class LigrettoZones:
         if set(self.colours_bgr) != set(COLOURS):
             raise ZonesError(f"ligretto zones: colours_bgr must name {', '.join(COLOURS)}, got {sorted(self.colours_bgr)}")
 
+    @property
+    def longest_sides(self) -> tuple[int, int]:
+        """The most columns and the most rows of any known board shape (0 where none is known)."""
+        return (max((c for _, c in self.board_shapes), default=0), max((r for r, _ in self.board_shapes), default=0))
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "LigrettoZones":
         try:
@@ -270,8 +275,8 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones, upright
         middle, axes = ((w - 1) / 2, (h - 1) / 2), spans(view.calibration.layout, view.calibration.markers_used)
         # the lines a side may grow to: the longest known board's (test renders 3001920 and
         # 3003049, arms over most of an 8 x 20 board: grown only to double what shows, cut short)
-        most = (max((c for _, c in zones.board_shapes), default=0), max((r for r, _ in zones.board_shapes), default=0))
-        lattice = lattice.centred(middle, axes, most).completed(zones.board_shapes, middle, axes).snapped(blobs, cell_px)
+        lattice = lattice.centred(middle, axes, zones.longest_sides).completed(zones.board_shapes, middle, axes)
+        lattice = lattice.snapped(blobs, cell_px)
     return BoardView(rect, lattice, view)
 
 
