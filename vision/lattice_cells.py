@@ -104,6 +104,9 @@ class AlignedLattice:
     padded : (int, int)
         Rows and columns added on *both* sides as candidates (:meth:`completed`): of the first
         and last ``padded`` lines, only those on one side belong to the board.
+    leaning : (int or None, int or None)
+        Of the ``padded`` rows and columns, how many before the lines found the board's known
+        middle puts on the board (the rest after it); None where no middle is known.
     """
 
     columns: np.ndarray
@@ -113,6 +116,7 @@ class AlignedLattice:
     found_rows: np.ndarray
     bend: np.ndarray | None = None
     padded: tuple[int, int] = (0, 0)
+    leaning: tuple[int | None, int | None] = (None, None)
 
     def __post_init__(self) -> None:
         if self.columns.shape != self.found_columns.shape or self.rows.shape != self.found_rows.shape:
@@ -122,6 +126,8 @@ class AlignedLattice:
         if not all(0 <= n and 2 * n <= len(lines) for n, lines in zip(self.padded, (self.rows, self.columns))):
             raise ValueError(f"aligned lattice: padded {self.padded} does not fit {len(self.rows)} rows "
                              f"and {len(self.columns)} columns")
+        if not all(lean is None or 0 <= lean <= n for lean, n in zip(self.leaning, self.padded)):
+            raise ValueError(f"aligned lattice: leaning {self.leaning} does not fit padded {self.padded}")
 
     def centres(self) -> np.ndarray:
         """(R, C, 2): each cell's centre, bends included. The bend, fitted where cells show, is
@@ -157,27 +163,29 @@ class AlignedLattice:
             cols, fc = _even_about(cols, fc, centre[0], self.cell, most[0])
         if axes[1]:
             rows, fr = _even_about(rows, fr, centre[1], self.cell, most[1])
-        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend, self.padded)
+        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend, self.padded, self.leaning)
 
     def completed(self, shapes: tuple[tuple[int, int], ...], centre: tuple[float, float],
                   axes: tuple[bool, bool] = (True, True)) -> "AlignedLattice":
         """This lattice grown to the known board shape (rows, columns) it falls short of by the
-        fewest lines, at most :data:`MAX_SHAPE_FILL` per axis. Along an axis in ``axes`` (x, y)
-        whose middle ``centre`` is known, each line is added on the side shorter about it (a
-        centred board with more of one side hidden than the centring can tell: its middle is
-        known to about half a line); along another, the missing lines are added on both sides
-        as candidates (:attr:`padded`), for the reader to keep those the table shows under
-        something. Unchanged when it already has a known shape, or none is within reach."""
+        fewest lines, at most :data:`MAX_SHAPE_FILL` per axis. The missing lines are added on
+        both sides as candidates (:attr:`padded`), for the reader to keep those the table shows
+        under something and drop those that show bare table: a board need not lie in the middle
+        of the table. Along an axis in ``axes`` (x, y) whose middle ``centre`` is known,
+        :attr:`leaning` says how many of them that middle puts before the lines found (each on
+        the side shorter about it), for where the table tells neither. Unchanged when it
+        already has a known shape, or none is within reach."""
         have = (len(self.rows), len(self.columns))
         reach = [((r - have[0]) + (c - have[1]), (r - have[0], c - have[1])) for r, c in shapes
                  if 0 <= r - have[0] <= MAX_SHAPE_FILL and 0 <= c - have[1] <= MAX_SHAPE_FILL]
         if not reach or min(reach)[0] == 0:
             return self
         add_rows, add_cols = min(reach)[1]
-        cols, fc = _add_about(self.columns, self.found_columns, centre[0] if axes[0] else None, self.cell, add_cols)
-        rows, fr = _add_about(self.rows, self.found_rows, centre[1] if axes[1] else None, self.cell, add_rows)
-        padded = (0 if axes[1] else add_rows, 0 if axes[0] else add_cols)
-        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend, padded)
+        leaning = (_before_about(self.rows, centre[1], self.cell, add_rows) if axes[1] else None,
+                   _before_about(self.columns, centre[0], self.cell, add_cols) if axes[0] else None)
+        cols, fc = _padded(self.columns, self.found_columns, self.cell, add_cols)
+        rows, fr = _padded(self.rows, self.found_rows, self.cell, add_rows)
+        return AlignedLattice(cols, rows, self.cell, fc, fr, self.bend, (add_rows, add_cols), leaning)
 
     def snapped(self, blobs: np.ndarray, cell_px: float) -> "AlignedLattice":
         """This lattice with each line filled in (not found, nor a padded candidate) moved onto
@@ -197,7 +205,7 @@ class AlignedLattice:
                                _within(whole[:, 0], self.columns, self.cell), self.cell)
         if fc.sum() == self.found_columns.sum() and fr.sum() == self.found_rows.sum():
             return self
-        straight = AlignedLattice(cols, rows, self.cell, fc, fr, None, self.padded)
+        straight = AlignedLattice(cols, rows, self.cell, fc, fr, None, self.padded, self.leaning)
         return replace(straight, bend=_fit_bend(straight, whole))
 
 
@@ -235,23 +243,23 @@ def _snap_lines(centres: np.ndarray, found: np.ndarray, padded: int, values: np.
     return c, f
 
 
-def _add_about(centres: np.ndarray, found: np.ndarray, middle: float | None, step: float,
-               n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` hidden lines added to ``centres``, each on the side shorter about ``middle``; with
-    no middle, ``n`` on each side."""
-    c, f = list(centres), list(found)
-    if middle is None:
-        before = [c[0] - k * step for k in range(n, 0, -1)]
-        after = [c[-1] + k * step for k in range(1, n + 1)]
-        return np.array(before + c + after), np.array([False] * n + f + [False] * n, bool)
+def _padded(centres: np.ndarray, found: np.ndarray, step: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``centres`` (``found`` flags) with ``n`` hidden lines ``step`` apart added on each side."""
+    before = [centres[0] - k * step for k in range(n, 0, -1)]
+    after = [centres[-1] + k * step for k in range(1, n + 1)]
+    return np.array(before + list(centres) + after), np.array([False] * n + list(found) + [False] * n, bool)
+
+
+def _before_about(centres: np.ndarray, middle: float, step: float, n: int) -> int:
+    """How many of ``n`` lines ``step`` apart, added one at a time on the side shorter about
+    ``middle``, go before ``centres``."""
+    first, last, before = float(centres[0]), float(centres[-1]), 0
     for _ in range(n):
-        if middle - c[0] < c[-1] - middle:
-            c.insert(0, c[0] - step)
-            f.insert(0, False)
+        if middle - first < last - middle:
+            first, before = first - step, before + 1
         else:
-            c.append(c[-1] + step)
-            f.append(False)
-    return np.array(c), np.array(f, bool)
+            last += step
+    return before
 
 
 def _even_about(centres: np.ndarray, found: np.ndarray, middle: float, step: float,

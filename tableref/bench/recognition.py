@@ -185,14 +185,15 @@ def _shots(seeds: list[int]):
 
 
 def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None,
-        game: str = "dolcevita", board_turn_deg: float = 0.0) -> list[Figure]:
+        game: str = "dolcevita", board_turn_deg: float = 0.0, board_shift_mm: float = 0.0) -> list[Figure]:
     """Read ``scenes`` renders (seeds ``seed``..) of ``game`` and measure error, exact scenes and
-    time (``board_turn_deg``: Ligretto's boards turned on the table, :func:`.recognition_ligretto.run`)."""
-    if board_turn_deg and game != "ligretto":
-        raise ValueError(f"only Ligretto's board may lie turned, not {game}'s")
+    time (``board_turn_deg``, ``board_shift_mm``: Ligretto's boards laid turned or off the table's
+    middle, :func:`.recognition_ligretto.run`)."""
+    if (board_turn_deg or board_shift_mm) and game != "ligretto":
+        raise ValueError(f"only Ligretto's board may lie turned or off the middle, not {game}'s")
     if game == "ligretto":
         from . import recognition_ligretto
-        return recognition_ligretto.run(scenes, seed, recogniser, progress, board_turn_deg)
+        return recognition_ligretto.run(scenes, seed, recogniser, progress, board_turn_deg, board_shift_mm)
     if game == "daluigi":
         from . import recognition_daluigi
         return recognition_daluigi.run(scenes, seed, recogniser, progress)

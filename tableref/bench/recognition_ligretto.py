@@ -101,19 +101,29 @@ def truth_of(sample) -> tuple[dict, tuple]:
     return spaces, cards
 
 
-def board_turn(seed: int, board_turn_deg: float) -> float:
-    """The turn of render ``seed``'s board when the boards lie turned by ``board_turn_deg``:
-    one way on even seeds, the other on odd ones."""
-    return board_turn_deg if seed % 2 == 0 else -board_turn_deg
+#: Where a shifted board lies off the table's middle, by seed (x, y: right, away from the camera).
+SHIFT_WAYS = ((1, 0), (0, 1), (-1, 0), (0, -1))
 
 
-def shoot(seed: int, board_turn_deg: float = 0.0) -> Shot:
+def board_lay(seed: int, board_turn_deg: float = 0.0, board_shift_mm: float = 0.0) -> dict:
+    """How render ``seed``'s board lies when the boards lie turned by ``board_turn_deg`` (one
+    way on even seeds, the other on odd ones) and ``board_shift_mm`` off the table's middle (to
+    the right, away, to the left, towards the camera in turn): the twin's scene options."""
+    lay: dict = {}
+    if board_turn_deg:
+        lay["board_turn_deg"] = board_turn_deg if seed % 2 == 0 else -board_turn_deg
+    if board_shift_mm:
+        way = SHIFT_WAYS[seed % len(SHIFT_WAYS)]
+        lay["board_shift_mm"] = (way[0] * board_shift_mm, way[1] * board_shift_mm)
+    return lay
+
+
+def shoot(seed: int, board_turn_deg: float = 0.0, board_shift_mm: float = 0.0) -> Shot:
     """Render Ligretto ``seed`` (in a worker process) and keep what scoring needs; its board
-    turned on the table as :func:`board_turn` says."""
+    laid as :func:`board_lay` says."""
     from ..vision.synthetic.dataset import sample
 
-    turn = board_turn(seed, board_turn_deg)
-    s = sample("ligretto", seed, **({"board_turn_deg": turn} if turn else {}))
+    s = sample("ligretto", seed, **board_lay(seed, board_turn_deg, board_shift_mm))
     spaces, cards = truth_of(s)
     blurred = float(s.render.truth.effects.get("motion_length_px", 0.0)) >= BLURRED_PX
     return Shot(seed, s.image, spaces, cards, blurred, s.scene.state.players)
@@ -171,22 +181,23 @@ def scene_score(shot: Shot, reading) -> Counter:
     return tally
 
 
-def _shots(seeds: list[int], board_turn_deg: float = 0.0):
+def _shots(seeds: list[int], board_turn_deg: float = 0.0, board_shift_mm: float = 0.0):
     with get_context("spawn").Pool(RENDER_WORKERS) as pool:
         for start in range(0, len(seeds), CHUNK):
-            yield from pool.map(partial(shoot, board_turn_deg=board_turn_deg), seeds[start:start + CHUNK])
+            yield from pool.map(partial(shoot, board_turn_deg=board_turn_deg, board_shift_mm=board_shift_mm),
+                                seeds[start:start + CHUNK])
 
 
 def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None,
-        board_turn_deg: float = 0.0) -> list[Figure]:
+        board_turn_deg: float = 0.0, board_shift_mm: float = 0.0) -> list[Figure]:
     """Read ``scenes`` renders (seeds ``seed``..) and measure error, exact scenes and time;
-    with ``board_turn_deg``, each board turned on the table so (:func:`board_turn`)."""
+    with ``board_turn_deg`` or ``board_shift_mm``, each board laid so (:func:`board_lay`)."""
     from ..vision.recognise.ligretto import LigrettoRecogniser
 
     recogniser = recogniser or LigrettoRecogniser.open()
     tally: Counter = Counter()
     times, cpu = [], []
-    for i, shot in enumerate(_shots(list(range(seed, seed + scenes)), board_turn_deg)):
+    for i, shot in enumerate(_shots(list(range(seed, seed + scenes)), board_turn_deg, board_shift_mm)):
         start, start_cpu = time.perf_counter(), time.process_time()
         reading = _read(recogniser, shot, shot.players)
         times.append(time.perf_counter() - start)
@@ -204,7 +215,7 @@ def run(scenes: int = 300, seed: int = TEST_SEED, recogniser=None, progress=None
                 tally[subset, k] += v
         if progress is not None:
             progress(i + 1, scenes)
-    return figures(tally, sorted(times), cpu, scenes, seed, board_turn_deg)
+    return figures(tally, sorted(times), cpu, scenes, seed, board_turn_deg, board_shift_mm)
 
 
 def _read(recogniser, shot: Shot, players: int | None):
@@ -217,9 +228,11 @@ def _read(recogniser, shot: Shot, players: int | None):
 
 
 def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, seed: int,
-            board_turn_deg: float = 0.0) -> list[Figure]:
+            board_turn_deg: float = 0.0, board_shift_mm: float = 0.0) -> list[Figure]:
     turned = (f", each board turned on the table by {board_turn_deg:g} degrees (one way on even seeds, the other "
               "on odd)") if board_turn_deg else ""
+    if board_shift_mm:
+        turned += f", each board {board_shift_mm:g} mm off the table's middle (right, away, left, near in turn)"
     on = (f"{scenes} fresh Ligretto renders of the digital twin, 1280x720, seeds {seed}..{seed + scenes - 1} "
           f"(never used in training){turned}, the recogniser told the number of players as the live referee tells it")
     untold_on = on.replace("told the number of players as the live referee tells it",

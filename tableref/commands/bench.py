@@ -39,6 +39,9 @@ from ..bench import format_table, machine
 @click.option("--board-turn", "board_turn_deg", type=click.FloatRange(0.0, 45.0), default=0.0, show_default=True,
               help="With --recognition --game ligretto: each board turned on the table by this many degrees "
                    "(one way on even seeds, the other on odd), as players may lay it.")
+@click.option("--board-shift", "board_shift_mm", type=click.FloatRange(0.0, 60.0), default=0.0, show_default=True,
+              help="With --recognition --game ligretto: each board this many mm off the table's middle "
+                   "(to the right, away, to the left, towards the camera, seed by seed).")
 @click.option("--enrol", "do_enrol", is_flag=True,
               help="What `tableref enrol` gains on a stand-in for a set unlike the renders (with --game; --scenes "
                    "renders read three ways; slow, so not part of a plain bench).")
@@ -58,7 +61,7 @@ from ..bench import format_table, machine
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object of the figures.")
 def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_game: str, scenes: int,
             do_flags: bool, placements: int, in_sequence: bool, withdraw_flags: int | None,
-            revise_moves: int | None, board_turn_deg: float, do_enrol: bool,
+            revise_moves: int | None, board_turn_deg: float, board_shift_mm: float, do_enrol: bool,
             do_render: bool,
             renders: int, render_seconds: float, do_dice: bool, dice_data: Path | None, games: int, seed: int,
             as_json: bool) -> None:
@@ -69,8 +72,10 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
     for given, option in ((withdraw_flags, "--withdraw-flags"), (revise_moves, "--revise-moves")):
         if given is not None and not in_sequence:
             raise click.UsageError(f"{option} goes with --flags --in-sequence")
-    if board_turn_deg and not (do_recognition and recognition_game == "ligretto"):
-        raise click.UsageError("--board-turn goes with --recognition --game ligretto (only its board may lie turned)")
+    for given, option in ((board_turn_deg, "--board-turn"), (board_shift_mm, "--board-shift")):
+        if given and not (do_recognition and recognition_game == "ligretto"):
+            raise click.UsageError(f"{option} goes with --recognition --game ligretto (only its board may lie "
+                                   "turned or off the middle)")
     everything = not (do_rules or do_live or do_recognition or do_render or do_dice or do_flags or do_enrol)
     figures = []
     if do_rules or everything:
@@ -87,7 +92,8 @@ def command(do_rules: bool, do_live: bool, do_recognition: bool, recognition_gam
     if do_recognition or everything:
         from ..bench import recognition as recognition_bench
         from ..models.training.dolcevita import TEST_SEED
-        figures += recognition_bench.run(scenes, TEST_SEED + seed, game=recognition_game, board_turn_deg=board_turn_deg)
+        figures += recognition_bench.run(scenes, TEST_SEED + seed, game=recognition_game, board_turn_deg=board_turn_deg,
+                                         board_shift_mm=board_shift_mm)
     if do_flags:
         from ..bench import flags as flags_bench
 

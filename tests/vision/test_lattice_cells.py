@@ -220,27 +220,30 @@ def test_centred_only_along_the_sides_whose_middle_is_known(axes):
 SHAPES = ((8, 12), (8, 20), (12, 12))
 
 
-@pytest.mark.parametrize("show_rows, axes, expected_rows, added_before", [
-    (slice(2, 8), (True, True), 8, 2),  # two far rows hidden, a middle known to half a row off
-    (slice(0, 6), (True, True), 8, 0),  # two near rows hidden: added after
-    (slice(4, 8), (True, True), 8, 4),  # four far rows hidden (an arm along the board's side)
-    (slice(5, 8), (True, True), 3, 0),  # five hidden: too many to add
-    (slice(2, 8), (True, False), 10, 2),  # the rows' middle unknown: two candidates each side
-    (slice(4, 8), (True, False), 12, 4),  # four each side
-    (slice(0, 8), (True, True), 8, 0),  # whole: unchanged
+@pytest.mark.parametrize("show_rows, axes, added, leaning", [
+    (slice(2, 8), (True, True), 2, 2),  # two far rows hidden, a middle known to half a row off: both before
+    (slice(0, 6), (True, True), 2, 0),  # two near rows hidden: after
+    (slice(4, 8), (True, True), 4, 4),  # four far rows hidden (an arm along the board's side)
+    (slice(5, 8), (True, True), 0, None),  # five hidden: too many to add
+    (slice(2, 8), (True, False), 2, None),  # the rows' middle unknown: nothing leans
+    (slice(4, 8), (True, False), 4, None),
+    (slice(0, 8), (True, True), 0, None),  # whole: unchanged
 ])
-def test_completed_to_the_nearest_known_shape(show_rows, axes, expected_rows, added_before):
+def test_completed_to_the_nearest_known_shape_with_candidates_on_both_sides(show_rows, axes, added, leaning):
     xs, ys = seamed(12, seam=0.0), seamed(8, seam=0.0)
     part = aligned_lattice(centres(xs, ys[show_rows]), CELL)
     # the middle is known to about half a row: centring alone may leave a row out
     middle = ((xs[0] + xs[-1]) / 2, (ys[0] + ys[-1]) / 2 + 0.4 * CELL * (1 if show_rows.start else -1))
     out = part.completed(SHAPES, middle, axes)
-    assert len(out.rows) == expected_rows and len(out.columns) == 12
-    assert not out.found_rows[:added_before].any() and out.found_rows[added_before:added_before + 2].all()
-    if expected_rows == 8:
-        assert np.allclose(out.rows, ys, atol=1.0) and out.padded == (0, 0)
-    if not axes[1]:
-        assert out.padded == (added_before, 0) and not out.found_rows[-added_before:].any()
+    shown = show_rows.stop - show_rows.start
+    assert len(out.rows) == shown + 2 * added and len(out.columns) == 12
+    assert out.padded == (added, 0) and out.leaning == ((leaning, 0) if added else (None, None))
+    assert not out.found_rows[:added].any() and not out.found_rows[len(out.rows) - added:].any()
+    assert out.found_rows[added:added + shown].all()
+    assert np.allclose(np.diff(out.rows), CELL, atol=1.0)  # the candidates at the rows' pitch
+    if added and leaning is not None:  # where the middle puts them, the board's own rows
+        kept = out.rows[added - leaning:len(out.rows) - leaning]
+        assert np.allclose(kept, ys, atol=1.0)
 
 
 def test_completed_leaves_a_board_of_no_known_shape_near_alone():

@@ -5,9 +5,11 @@ space of the board is a square blob of saturated colour between pale gaps, and s
 half of a two-colour card lying on it (inside the card's white margin); nothing else on a
 Ligretto table is such a square. The blobs' centres fall into columns and rows
 (:func:`tableref.vision.lattice_cells.aligned_lattice`), which finds any board whose rows and
-columns run along the table's edges, its sections a seam apart or not. Rows and columns that a
-hand hides wholly are filled in between the ones found, and at the board's edge from the
-middle of the play area when the zones say the board lies there (``board_centred``).
+columns run along the table's edges (a board turned on the table is found on a view turned
+with it), its sections a seam apart or not. Rows and columns that a hand hides wholly are filled
+in between the ones found, and at the board's edge from the middle of the play area when the
+zones say the board lies there (``board_centred``); a board short of a known shape is completed
+with candidate lines on both sides, for the reader to keep those the table shows covered.
 
 Row 0 is the row furthest from the camera (the top of the rectified view), column 0 the
 leftmost, as in the rules' board.
@@ -275,7 +277,8 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones, upright
         middle, axes = ((w - 1) / 2, (h - 1) / 2), spans(view.calibration.layout, view.calibration.markers_used)
         # the lines a side may grow to: the longest known board's (test renders 3001920 and
         # 3003049, arms over most of an 8 x 20 board: grown only to double what shows, cut short)
-        lattice = lattice.centred(middle, axes, zones.longest_sides).completed(zones.board_shapes, middle, axes)
+        lattice = lattice.centred(middle, axes, zones.longest_sides)
+        lattice = lattice.completed(zones.board_shapes, middle, axes)
         lattice = lattice.snapped(blobs, cell_px)
     return BoardView(rect, lattice, view)
 

@@ -303,8 +303,9 @@ def test_a_board_an_arm_splits_is_read_as_one(recogniser, seed):
 
 @pytest.mark.parametrize("seed, wrong, before", [
     # test render 3001920 (the seventh set): arms over all but the board's edge rows; grown only
-    # to double the columns found, it was read a column off
-    (3_001_920, 4, 51),
+    # to double the columns found, it was read a column off (51 spaces wrong; 49 since the
+    # shape's missing lines are candidates on both sides)
+    (3_001_920, 4, 49),
     # test render 3003049 (the eleventh set): two arms over the left 13 of 20 columns, read as
     # an 8 x 12 board
     (3_003_049, 1, 52),
@@ -336,6 +337,37 @@ def test_a_board_turned_on_the_table_is_read_on_a_view_turned_with_it(recogniser
     assert scene_score(shot, reading)["wrong"] == 0
     monkeypatch.setattr(board, "TURN_MIN_DEG", 90.0)  # as before: the board found on the table's view
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= before
+
+
+@pytest.mark.parametrize("seed, before", [
+    # test renders 3000032 and 3000152 with the board laid 40 mm right of the table's middle, an
+    # arm over its upper left: the middle adds two columns beyond its left edge, half of them
+    # under the arm, and the board was read two columns off
+    (3_000_032, 121),
+    (3_000_152, 131),
+])
+def test_a_board_off_the_table_s_middle_keeps_its_edge_where_it_shows(recogniser, monkeypatch, seed, before):
+    import tableref.vision.recognise.ligretto_extent as extent
+
+    shot = shoot(seed, 0.0, 40.0)
+    reading = recogniser.read(shot.image, None, shot.players)
+    assert (reading.rows, reading.columns) == (8, 20)
+    assert scene_score(shot, reading)["wrong"] == 0
+    monkeypatch.setattr(extent, "_bare_beyond", lambda *places: False)  # as before: only lines mostly bare
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= before
+
+
+def test_rows_the_middle_adds_beyond_a_board_under_arms_go_where_the_table_shows_beyond_it(recogniser,
+                                                                                             monkeypatch):
+    # test render 3003152 (the eleventh set): a blurred 12 x 12 board under two arms and a hand;
+    # the rows the middle added went on the wrong side (71 spaces wrong), though along two
+    # columns the table shows between them and the board's spaces
+    import tableref.vision.recognise.ligretto_extent as extent
+
+    shot = shoot(3_003_152)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] == 0
+    monkeypatch.setattr(extent, "_bare_beyond", lambda *places: False)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 71
 
 
 @pytest.mark.parametrize("seed, cells", [

@@ -1,12 +1,13 @@
 """Which part of the lattice is the board (``vision/recognise/ligretto_extent.py``): bare
-table and a player's cards beyond it dropped, candidate lines settled, a known shape kept."""
+table and a player's cards beyond it dropped, candidate lines settled, a known shape kept or
+made."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tableref.vision.recognise.ligretto_extent import board_extent, known_shape, settle_padding
+from tableref.vision.recognise.ligretto_extent import board_extent, known_shape, settle_padding, trimmed_to_shape
 
 
 def _kinds(rows: str) -> np.ndarray:
@@ -26,6 +27,15 @@ def _kinds(rows: str) -> np.ndarray:
     ("nnoonn ncoonn nnoonc", ((0, 2), (0, 5))),
     # ... and a sparse part beyond it dropped, the bare columns at the new edge too
     ("nnnoon nnnooo ncnooo", ((0, 2), (0, 2))),
+    # a board off the table's middle, two columns added beyond its left edge, an arm over its
+    # upper rows there: where the edge shows, it shows the table beyond it (test render 3000032
+    # laid 40 mm right of the middle)
+    ("hhhnnn hhhnnn oonncn oonnnn", ((0, 3), (2, 5))),
+    # ... along two lines across it at least, however many a cover hides (3003152: rows the
+    # middle added above a 12 x 12 board under two arms)
+    ("hhhhhhhhoo hhhhhhhhoo cnnhhhhncn nncnnnnnnn", ((2, 3), (0, 9))),
+    # ... one is not enough
+    ("hhhhhhhhho hhhhhhhhho cnnhhhhncn nncnnnnnnn", ((0, 3), (0, 9))),
 ])
 def test_the_board_extent(rows, expected):
     assert board_extent(_kinds(rows)) == expected
@@ -42,6 +52,36 @@ def test_the_board_extent(rows, expected):
 ])
 def test_candidate_lines_on_both_sides_are_kept_on_one_only(keep, lines, n, expected):
     assert settle_padding(keep, lines, n) == expected
+
+
+@pytest.mark.parametrize("keep, lines, n, leaning, expected", [
+    ((0, 7), 9, 1, 0, (0, 7)),  # the table tells: the far candidate kept, whatever the middle says
+    ((1, 8), 9, 1, 0, (1, 8)),
+    ((0, 8), 9, 1, 1, (0, 7)),  # both kept (things over both sides): the middle decides
+    ((0, 8), 9, 1, 0, (1, 8)),
+    ((1, 7), 9, 1, 1, (0, 7)),  # neither kept (a pale sleeve reads as table): the middle decides
+    ((0, 11), 12, 2, 1, (1, 10)),  # two each side, all kept: one before, one after
+])
+def test_where_the_table_does_not_tell_the_board_s_middle_settles_the_candidates(keep, lines, n, leaning, expected):
+    assert settle_padding(keep, lines, n, leaning) == expected
+
+
+@pytest.mark.parametrize("rows, expected", [
+    # a 9 x 12 extent, its first row showing no space: dropped, an 8 x 12 board
+    ("hhhhoooooooo " + " ".join(["nnnnnnnnnnnn"] * 8), ((1, 8), (0, 11))),
+    # ... not where that row shows a space
+    ("hhhhoooooonn " + " ".join(["nnnnnnnnnnnn"] * 8), ((0, 8), (0, 11))),
+    # the first and the last row show none, as much off the board: which to drop is unknown
+    ("hhhhhhoooooo " + " ".join(["nnnnnnnnnnnn"] * 7) + " oooooohhhhhh", ((0, 8), (0, 11))),
+    # ... the one reading more places off the board is dropped
+    ("hhhhhhhooooo " + " ".join(["nnnnnnnnnnnn"] * 7) + " oooooohhhhhh", ((0, 7), (0, 11))),
+    # of a known shape already: left alone
+    (" ".join(["nnnnnnnnnnnn"] * 8), ((0, 7), (0, 11))),
+])
+def test_an_edge_line_showing_no_space_is_dropped_where_that_makes_a_known_shape(rows, expected):
+    kinds = _kinds(rows)
+    extent = ((0, kinds.shape[0] - 1), (0, kinds.shape[1] - 1))
+    assert trimmed_to_shape(kinds, *extent, SHAPES) == expected
 
 
 SHAPES = ((8, 12), (8, 20), (12, 12), (12, 8), (20, 8))

@@ -46,8 +46,9 @@ def _entry(game: str) -> tuple[ModuleType, ModuleType]:
     return _GAMES[game]
 
 
-#: The options of a game's layout that :func:`scene_for` takes (Ligretto's board may lie turned).
-SCENE_OPTIONS: dict[str, frozenset[str]] = {"ligretto": frozenset({"board_turn_deg"})}
+#: The options of a game's layout that :func:`scene_for` takes (Ligretto's board may lie turned
+#: and off the table's middle).
+SCENE_OPTIONS: dict[str, frozenset[str]] = {"ligretto": frozenset({"board_turn_deg", "board_shift_mm"})}
 
 
 def scene_for(game: str, state: Any, **options: Any) -> GameScene:

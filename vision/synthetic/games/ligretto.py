@@ -53,6 +53,9 @@ MARKER_ROOM_MM = 60.0
 #: The most a board may be turned on the table (degrees): a quarter turn more is the board
 #: laid the other way, rows for columns.
 MAX_BOARD_TURN_DEG = 45.0
+#: The most a board may lie off the table's middle, either way along each edge (mm): further,
+#: it reaches the players' areas.
+MAX_BOARD_SHIFT_MM = 60.0
 
 
 def _offsets(length: int, cuts: set[int]) -> list[float]:
@@ -95,26 +98,33 @@ def table_size(players: int, board) -> tuple[float, float]:
     return (math.ceil(width / 10) * 10.0, math.ceil(depth / 10) * 10.0)
 
 
-def layout(state: rules.State, board_turn_deg: float = 0.0) -> tuple[Layout, dict[str, np.ndarray]]:
+def layout(state: rules.State, board_turn_deg: float = 0.0,
+           board_shift_mm: tuple[float, float] = (0.0, 0.0)) -> tuple[Layout, dict[str, np.ndarray]]:
     """The table showing ``state``, and each board space's region (corners in mm at the
-    height of what lies on it). With ``board_turn_deg``, the board and all that lies on it are
-    turned by that much (counter-clockwise seen from above) about the table's middle, as a
-    board that players did not lay along the table's edges; the table and the players' areas
-    stay as they are."""
+    height of what lies on it). The board lies in the table's middle, or ``board_shift_mm``
+    (x, y) off it, turned by ``board_turn_deg`` (counter-clockwise seen from above) about its
+    own middle with all that lies on it: a board that players did not lay square in the middle;
+    the table and the players' areas stay as they are."""
     if not math.isfinite(board_turn_deg) or abs(board_turn_deg) > MAX_BOARD_TURN_DEG:
         raise LayoutError(f"board_turn_deg must be a number of degrees within +-{MAX_BOARD_TURN_DEG:g}, "
                           f"got {board_turn_deg!r}")
+    shift = tuple(board_shift_mm) if isinstance(board_shift_mm, (tuple, list)) else ()
+    if len(shift) != 2 or not all(isinstance(d, (int, float)) and not isinstance(d, bool) and math.isfinite(d)
+                                  and abs(d) <= MAX_BOARD_SHIFT_MM for d in shift):
+        raise LayoutError(f"board_shift_mm must be two distances (x, y) within +-{MAX_BOARD_SHIFT_MM:g} mm, "
+                          f"got {board_shift_mm!r}")
     board = state.board
     table = table_size(state.players, board)
     sections = _sections(board)
     xs = _offsets(board.width, {c for _, c, _, _ in sections})
     ys = _offsets(board.height, {r for r, _, _, _ in sections})
     span_x, span_y = xs[-1] + CELL_MM / 2, ys[-1] + CELL_MM / 2
-    x0, y_top = (table[0] - span_x) / 2, (table[1] + span_y) / 2
+    x0, y_top = (table[0] - span_x) / 2 + shift[0], (table[1] + span_y) / 2 + shift[1]
+    middle = (table[0] / 2 + shift[0], table[1] / 2 + shift[1])
 
     cos, sin = math.cos(math.radians(board_turn_deg)), math.sin(math.radians(board_turn_deg))
 
-    def turned(x: float, y: float, about: tuple[float, float] = (table[0] / 2, table[1] / 2)) -> tuple[float, float]:
+    def turned(x: float, y: float, about: tuple[float, float] = middle) -> tuple[float, float]:
         if not board_turn_deg:  # the very same numbers as a board laid along the edges
             return x, y
         dx, dy = x - about[0], y - about[1]
@@ -185,9 +195,11 @@ def _player_area(state: rules.State, p: int, seat) -> list[Placed]:
     return out
 
 
-def scene(state: rules.State, board_turn_deg: float = 0.0) -> GameScene:
-    """The :class:`GameScene` of a Ligretto state (``board_turn_deg``: as :func:`layout`'s)."""
-    lay, regions = layout(state, board_turn_deg)
+def scene(state: rules.State, board_turn_deg: float = 0.0,
+          board_shift_mm: tuple[float, float] = (0.0, 0.0)) -> GameScene:
+    """The :class:`GameScene` of a Ligretto state (``board_turn_deg``, ``board_shift_mm``: as
+    :func:`layout`'s)."""
+    lay, regions = layout(state, board_turn_deg, board_shift_mm)
     return GameScene(rules.NAME, state, lay, regions)
 
 

@@ -1,5 +1,5 @@
-"""Ligretto's board turned on the table: the board and all on it turn about the table's
-middle, the table and the players' areas stay."""
+"""Ligretto's board turned on the table or off its middle: the board and all on it turn about
+the board's middle and move with it, the table and the players' areas stay."""
 
 from __future__ import annotations
 
@@ -45,11 +45,32 @@ def test_the_board_and_what_lies_on_it_turn_about_the_tables_middle(seed, deg):
     assert turned["section"] and turned["token"] == 4 and turned["card"] >= 20 and turned["joker"] >= 4
 
 
+@pytest.mark.parametrize("shift, deg", [((40.0, 0.0), 0.0), ((-25.0, 30.0), 6.0)])
+def test_the_board_and_what_lies_on_it_move_off_the_middle(shift, deg):
+    state = random_state("ligretto", 6)
+    (flat, flat_regions), (lay, regions) = layout(state), layout(state, deg, shift)
+    assert lay.table_mm == flat.table_mm
+    middle = (flat.table_mm[0] / 2, flat.table_mm[1] / 2)
+    for name, corners in flat_regions.items():
+        moved = _turned(corners, middle, deg) + shift  # turned about the board's middle, which moved
+        np.testing.assert_allclose(regions[name][:, :2], moved, atol=1e-9)
+    for before, after in zip(flat.components, lay.components):
+        if not after.ident.startswith(("lig.section.", "lig.card.", "lig.joker.", "lig.token.")):
+            assert after == before
+
+
 def test_a_board_turned_further_than_an_eighth_of_a_turn_or_by_no_number_is_refused():
     state = random_state("ligretto", 5)
     for deg in (46.0, -90.0, float("nan")):
         with pytest.raises(LayoutError, match="board_turn_deg"):
             layout(state, deg)
+
+
+def test_a_board_further_off_the_middle_than_the_players_areas_allow_is_refused():
+    state = random_state("ligretto", 5)
+    for shift in ((61.0, 0.0), (0.0, float("inf")), (1.0,), "left"):
+        with pytest.raises(LayoutError, match="board_shift_mm"):
+            layout(state, 0.0, shift)
 
 
 def test_only_ligretto_scenes_take_a_board_turn():
