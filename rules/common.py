@@ -35,8 +35,9 @@ MAX_TURNS = 10
 def players_problem(game: str, players: Any, least: int, most: int) -> str | None:
     """Why ``players`` is no number of players ``game`` (its name in the message) is played
     by, ``least`` to ``most`` (a whole number, not a bool); None when it is one."""
-    if isinstance(players, bool) or not isinstance(players, numbers.Integral) or not least <= players <= most:
-        return f"{game} is played by {least} to {most} players, not {players!r}"
+    whole = isinstance(players, numbers.Integral) and not isinstance(players, bool)
+    if not whole or not least <= players <= most:
+        return f"{game} is played by {least} to {most} players, not {int(players) if whole else players!r}"
     return None
 
 
