@@ -80,16 +80,17 @@ def with_second_looks(look: Look, quads: Sequence[np.ndarray], views: Sequence[V
     geometric mean of that look, one look per view and one look of each of ``others`` (other
     models with the same labels) at the quad itself. A look crops and classifies a list
     of quads as the caller reads spots (its crop, its colour balance), returning (len, L)
-    probabilities."""
+    probabilities. With no views, ``quads`` may be any things the looks take (indices of
+    patches cut already, pairs of spaces): ``others`` are given them as they are."""
     if isinstance(below, bool) or not isinstance(below, (int, float)) or not 0.0 <= below <= 1.0:
         raise CropError(f"the bound for a second look must lie in 0..1, got {below!r}")
     first = np.asarray(look(list(quads)) if first is None else first)
     unsure = np.flatnonzero(first.max(axis=1) < below) if len(first) else np.empty(0, int)
     if not len(unsure) or not (views or others):
         return first
-    at = [np.asarray(quads[i], np.float64) for i in unsure]
+    at = [quads[i] for i in unsure]
     # every view's windows in one batch (one call of the model instead of one per view)
-    moved = [q for view in views for q in view.apply_many(np.stack(at))]
+    moved = [q for view in views for q in view.apply_many(np.stack([np.asarray(q, np.float64) for q in at]))]
     looks = [first[unsure]]
     if moved:
         looks += list(np.asarray(look(moved), np.float64).reshape(len(views), len(at), -1))

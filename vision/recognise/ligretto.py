@@ -43,7 +43,7 @@ from ...rules.ligretto.observation import CellSeen, Observation
 from ..classifier import Classifier
 from ..crop import crop
 from ..deblur import MotionBlur
-from ..second_looks import View, geometric_mean, with_second_looks
+from ..second_looks import View, with_second_looks
 from . import ligretto_cells as cells
 from . import ligretto_decide as decide
 from .common import (ProfileFollower, RecognitionError, blur_report, check_second_model, model_card_path,
@@ -407,15 +407,9 @@ class LigrettoRecogniser:
         model reads below :data:`SECOND_BORDERS_BELOW` is looked at by the second too, where
         given, and takes the two looks' normalised geometric mean."""
         first = _look_at_pairs(self.borders, image, quads_px, index)
-        second = None if self.second_borders is None else _look_at_pairs(self.second_borders, image, quads_px, index)
-
-        def look(pairs: list[tuple]) -> np.ndarray:
-            p = first(pairs)
-            unsure = np.flatnonzero(p.max(axis=1) < SECOND_BORDERS_BELOW) if second is not None and len(p) else []
-            if len(unsure):
-                p[unsure] = geometric_mean([p[unsure], second([pairs[i] for i in unsure])])
-            return decide.among_players(p, BORDERS, players)
-        return look
+        others = [] if self.second_borders is None else [_look_at_pairs(self.second_borders, image, quads_px, index)]
+        return lambda pairs: decide.among_players(with_second_looks(first, pairs, (), SECOND_BORDERS_BELOW,
+                                                                    others=others), BORDERS, players)
 
     def _apart(self, image: np.ndarray, quads_px: np.ndarray, index: dict) -> Callable[[list[tuple]], np.ndarray]:
         """The seam classifier's look at pairs of neighbouring cells (``index``: cell -> flat
