@@ -242,14 +242,15 @@ class BoardView:
 TURN_MIN_DEG = 1.0
 
 
-def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones, upright: bool = True,
-               turned_deg: float = 0.0) -> BoardView:
+def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones,
+               turned_deg: float | None = None) -> BoardView:
     """The board's spaces in ``image`` whose table is ``view``.
 
-    With ``upright``, a board turned on the table (its lines at least :data:`TURN_MIN_DEG` off
-    the table's edges, :func:`~..lattice_plane.lattice_turn`) is found on the view turned with it
-    about the table's middle (:func:`turned_view`): the board's rows and columns then run along
-    that view's axes, and the board's view is that one.
+    A board turned on the table (its lines at least :data:`TURN_MIN_DEG` off the table's edges,
+    :func:`~..lattice_plane.lattice_turn`) is found on the view turned with it about the
+    table's middle (:func:`turned_view`): the board's rows and columns then run along that
+    view's axes, and the board's view is that one. ``turned_deg``: how far ``view`` is turned
+    so already (its turn is then not measured; 0: the board looked for on ``view`` as it is).
 
     Raises
     ------
@@ -262,10 +263,10 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones, upright
     # colours lie at least 2 * THIN_PX apart there too (the default colours' hue ranges, 24 wide,
     # do not meet; a profile's colours nearer than that would join a pixel to two masks)
     mask = np.bitwise_or.reduce(_colour_masks(rect, zones))
-    if upright:
+    if turned_deg is None:
         turn = lattice_turn(mask, cell_px)
         if turn is not None and abs(turn) >= TURN_MIN_DEG:
-            return find_board(image, turned_view(view, turn), zones, upright=False, turned_deg=turn)
+            return find_board(image, turned_view(view, turn), zones, turned_deg=turn)
     # on a view turned to the board, what lies along the table's edges is turned the other way
     blobs = square_blobs(mask, cell_px, abs(turned_deg) / 2 if turned_deg else None)
     lattice = aligned_lattice(blobs, cell_px)

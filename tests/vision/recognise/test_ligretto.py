@@ -257,9 +257,9 @@ def test_the_board_sets_the_plane_a_single_marker_measures_badly(recogniser, see
     # left out here, the board looked for on the table as the marker gives it)
     if before is None:
         with pytest.raises(RecognitionError, match="no Ligretto board"):
-            find_board(shot.image, view, zones, upright=False)
+            find_board(shot.image, view, zones, turned_deg=0.0)
     else:
-        board = find_board(shot.image, view, zones, upright=False)
+        board = find_board(shot.image, view, zones, turned_deg=0.0)
         assert (board.rows, board.columns) == before
     squared, board = locate_board(shot.image, None, zones)
     assert (board.rows, board.columns) == shape
