@@ -98,7 +98,7 @@ def test_the_recogniser_asks_the_card_model_and_refuses_one_that_reads_no_border
             LigrettoRecogniser(recogniser.cell_model, recogniser.token_model, **given)
 
 
-@pytest.mark.parametrize("below", [0.0, 1.01])
+@pytest.mark.parametrize("below", [0.0, 1.0])  # 1: every card read less than certainly (both here: 0.997, 0.796)
 def test_an_unsure_card_is_looked_at_by_the_second_card_model_too(recogniser, monkeypatch, below):
     import tableref.vision.recognise.ligretto as module
 
