@@ -55,7 +55,7 @@ from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_M
                               SEAMS_MODEL, SECOND_BORDERS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES,
                               card_quad)
 from .ligretto_counts import at_most_jokers, at_most_tokens, within_decks
-from .ligretto_extent import board_extent, known_shape, settle_padding, trimmed_to_shape
+from .ligretto_extent import board_extent, known_shape, parted_to_shape, settle_padding, trimmed_to_shape
 from .ligretto_pairs import lone_halves, match, unsure_halves
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -319,6 +319,7 @@ class LigrettoRecogniser:
         keep_c = settle_padding(keep_c, cols, board.lattice.padded[1], board.lattice.leaning[1])
         keep_r, keep_c = known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
         keep_r, keep_c = trimmed_to_shape(kind.reshape(rows, cols), keep_r, keep_c, zones.board_shapes)
+        keep_r, keep_c = parted_to_shape(kind.reshape(rows, cols), keep_r, keep_c, zones.board_shapes)
         # the token model reads the board's spaces that show, not the places around it nor the
         # spaces read hidden (unknown in every respect)
         board_spaces = (r * cols + c for r in range(keep_r[0], keep_r[1] + 1) for c in range(keep_c[0], keep_c[1] + 1))

@@ -174,3 +174,43 @@ def trimmed_to_shape(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[i
     if not options or (len(options) > 1 and options[0][0] == options[1][0]):
         return keep_r, keep_c
     return options[0][1]
+
+
+def _bare_lines(kinds: np.ndarray) -> np.ndarray:
+    """Whether each row of ``kinds`` shows no space of the board and more places off it than
+    hidden: a line of bare table (the rule :func:`board_extent` drops edge lines by)."""
+    on = ((kinds != OFF) & (kinds != HIDDEN)).any(axis=1)
+    return ~on & ((kinds == OFF).sum(axis=1) > (kinds == HIDDEN).sum(axis=1))
+
+
+def parted_to_shape(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[int, int],
+                    shapes: tuple[tuple[int, int], ...]) -> Extent:
+    """The extent kept (rows, columns of ``kinds``), less the part beyond a line of bare table
+    across it, where the extent is of no known shape (``shapes``) and what is left, its edge
+    lines of bare table dropped (:func:`board_extent`), is: the one such board, and it shows
+    more spaces than the part dropped. A player's cards laid in line with the board beside it,
+    as densely as the board's own spaces, are joined to its lattice beyond a few columns of
+    bare table (test render 3003767: 9 x 25 read for an 8 x 20 board, its corner under a mug);
+    the bare lines tell where the board ends. Otherwise the extent as it is."""
+    size = (keep_r[1] - keep_r[0] + 1, keep_c[1] - keep_c[0] + 1)
+    if not shapes or size in shapes:
+        return keep_r, keep_c
+    part = kinds[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
+    on = (part != OFF) & (part != HIDDEN)
+    found = set()
+    for axis in (0, 1):
+        lines = part if axis == 0 else part.T
+        for b in np.flatnonzero(_bare_lines(lines)):
+            for lo, hi in ((0, b - 1), (b + 1, len(lines) - 1)):
+                if hi < lo:
+                    continue
+                sub = part[lo:hi + 1] if axis == 0 else part[:, lo:hi + 1]
+                (r0, r1), (c0, c1) = board_extent(sub)
+                if axis == 0:
+                    r0, r1 = r0 + lo, r1 + lo
+                else:
+                    c0, c1 = c0 + lo, c1 + lo
+                kept = int(on[r0:r1 + 1, c0:c1 + 1].sum())
+                if (r1 - r0 + 1, c1 - c0 + 1) in shapes and kept > int(on.sum()) - kept:
+                    found.add(((r0 + keep_r[0], r1 + keep_r[0]), (c0 + keep_c[0], c1 + keep_c[0])))
+    return found.pop() if len(found) == 1 else (keep_r, keep_c)

@@ -370,6 +370,20 @@ def test_rows_the_middle_adds_beyond_a_board_under_arms_go_where_the_table_shows
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 71
 
 
+def test_a_player_s_cards_beside_the_board_beyond_bare_table_are_not_the_board(recogniser, monkeypatch):
+    # test render 3003767 (the thirteenth set): a mug over the 8 x 20 board's corner, a
+    # player's cards in line with its rows beside it, beyond three columns of bare table; the
+    # lattice was read 9 x 25, the board a row and five columns off (193 spaces wrong)
+    import tableref.vision.recognise.ligretto as ligretto
+
+    shot = shoot(3_003_767)
+    reading = recogniser.read(shot.image, None, shot.players)
+    assert (reading.rows, reading.columns) == (8, 20)
+    assert scene_score(shot, reading)["wrong"] == 0
+    monkeypatch.setattr(ligretto, "parted_to_shape", lambda kinds, keep_r, keep_c, shapes: (keep_r, keep_c))
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 193
+
+
 @pytest.mark.parametrize("seed, cells", [
     # validation render 2000527, two players: two free spaces at a hand's edge (60 and 70 %
     # shown) read as the halves of a dotted card, which neither of two players plays

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tableref.vision.recognise.ligretto_extent import board_extent, known_shape, settle_padding, trimmed_to_shape
+from tableref.vision.recognise.ligretto_extent import (board_extent, known_shape, parted_to_shape, settle_padding,
+                                                      trimmed_to_shape)
 
 
 def _kinds(rows: str) -> np.ndarray:
@@ -109,3 +110,29 @@ SHAPES = ((8, 12), (8, 20), (12, 12), (12, 8), (20, 8))
 ])
 def test_a_board_of_known_shape_keeps_edge_lines_that_read_as_table(keep_r, keep_c, lines, padded, shapes, expected):
     assert known_shape(keep_r, keep_c, lines, padded, shapes) == expected
+
+
+@pytest.mark.parametrize("rows, shapes, expected", [
+    # a player's cards in two columns beside the board, beyond two columns of bare table and as
+    # dense as the board, one row above it: the board's part is of a known shape (3003767)
+    ("ccoooooo ccoonnnn ccoonnnn ccooncnn", ((3, 4),), ((1, 3), (4, 7))),
+    # ... the same beyond a row of bare table
+    ("cccc oooo nnnn ncnn nnnn", ((3, 4),), ((2, 4), (0, 3))),
+    # the part that would be left shows fewer spaces than the part dropped: unchanged
+    ("nnnonnnn nnnonnnn nnnonnnn", ((3, 3),), ((0, 2), (0, 7))),
+    # no part left of a known shape: unchanged
+    ("ccoooooo ccoonnnn ccoonnnn ccooncnn", ((3, 5),), ((0, 3), (0, 7))),
+    # of a known shape already: left alone, whatever bare lines cross it
+    ("nnonn nnonn", ((2, 5), (2, 2)), ((0, 1), (0, 4))),
+    # no shapes known: unchanged
+    ("ccoooooo ccoonnnn ccoonnnn ccooncnn", (), ((0, 3), (0, 7))),
+])
+def test_a_part_beyond_bare_table_is_dropped_where_that_leaves_a_known_shape(rows, shapes, expected):
+    kinds = _kinds(rows)
+    extent = ((0, kinds.shape[0] - 1), (0, kinds.shape[1] - 1))
+    assert parted_to_shape(kinds, *extent, shapes) == expected
+
+
+def test_a_part_is_dropped_within_the_extent_kept():
+    kinds = _kinds("ooooooooo occoooooo occoonnnn occoonnnn occooncnn")
+    assert parted_to_shape(kinds, (1, 4), (1, 8), ((3, 4),)) == ((2, 4), (5, 8))
