@@ -81,6 +81,11 @@ CENTRE_SLACK = 0.75
 #: four columns (56 and 87 spaces wrong); at 4 both read exactly right, and the other 1,898
 #: validation and test renders 2000300..2000999, 3000000..3001199 read as before.
 MAX_SHAPE_FILL = 4
+#: ...also along one axis where the other reaches up to this many lines beyond the shape (bare
+#: table or a player's cards at the board's side, which the reader drops): test render 3003211
+#: of the eleventh set (`--seed 3000`), its far row under a sleeve, was found 7 x 21 for 8 x 20
+#: and read a row off (146 spaces wrong).
+SHAPE_OVERRUN = 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,7 +173,8 @@ class AlignedLattice:
     def completed(self, shapes: tuple[tuple[int, int], ...], centre: tuple[float, float],
                   axes: tuple[bool, bool] = (True, True)) -> "AlignedLattice":
         """This lattice grown to the known board shape (rows, columns) it falls short of by the
-        fewest lines, at most :data:`MAX_SHAPE_FILL` per axis. The missing lines are added on
+        fewest lines, at most :data:`MAX_SHAPE_FILL` per axis (the other may overrun it by
+        :data:`SHAPE_OVERRUN`; the fewest lines over first). The missing lines are added on
         both sides as candidates (:attr:`padded`), for the reader to keep those the table shows
         under something and drop those that show bare table: a board need not lie in the middle
         of the table. Along an axis in ``axes`` (x, y) whose middle ``centre`` is known,
@@ -176,11 +182,15 @@ class AlignedLattice:
         the side shorter about it), for where the table tells neither. Unchanged when it
         already has a known shape, or none is within reach."""
         have = (len(self.rows), len(self.columns))
-        reach = [((r - have[0]) + (c - have[1]), (r - have[0], c - have[1])) for r, c in shapes
-                 if 0 <= r - have[0] <= MAX_SHAPE_FILL and 0 <= c - have[1] <= MAX_SHAPE_FILL]
+        reach = []
+        for shape in shapes:
+            short = [want - got for want, got in zip(shape, have)]
+            if all(-SHAPE_OVERRUN <= n <= MAX_SHAPE_FILL for n in short):
+                adds = tuple(max(n, 0) for n in short)
+                reach.append((sum(adds), -sum(min(n, 0) for n in short), adds))
         if not reach or min(reach)[0] == 0:
             return self
-        add_rows, add_cols = min(reach)[1]
+        add_rows, add_cols = min(reach)[2]
         leaning = (_before_about(self.rows, centre[1], self.cell, add_rows) if axes[1] else None,
                    _before_about(self.columns, centre[0], self.cell, add_cols) if axes[0] else None)
         cols, fc = _padded(self.columns, self.found_columns, self.cell, add_cols)

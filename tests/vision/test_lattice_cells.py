@@ -246,6 +246,30 @@ def test_completed_to_the_nearest_known_shape_with_candidates_on_both_sides(show
         assert np.allclose(kept, ys, atol=1.0)
 
 
+@pytest.mark.parametrize("columns, added", [
+    (13, 1),  # one column of table or a player's cards beside an 8 x 12 board, a far row hidden
+    (14, 1),  # two
+    (15, 0),  # three: no known shape within reach
+])
+def test_completed_where_the_other_axis_reaches_beyond_the_shape(columns, added):
+    # test render 3003211: its far row under a sleeve, the lattice found 7 x 21 for 8 x 20
+    xs, ys = seamed(columns, seam=0.0), seamed(8, seam=0.0)
+    part = aligned_lattice(centres(xs, ys[1:]), CELL)
+    out = part.completed(SHAPES, ((xs[0] + xs[-1]) / 2, (ys[0] + ys[-1]) / 2))
+    assert out.padded == (added, 0) and len(out.rows) == 7 + 2 * added and len(out.columns) == columns
+
+
+def test_completed_prefers_the_shape_the_lattice_does_not_overrun():
+    # 7 x 12 found: a row short of 8 x 11 and a column over it, a column short of 7 x 13
+    xs, ys = seamed(12, seam=0.0), seamed(8, seam=0.0)
+    part = aligned_lattice(centres(xs, ys[1:]), CELL)
+    assert part.completed(((8, 11), (7, 13)), (0.0, 0.0)).padded == (0, 1)
+    assert part.completed(((8, 11),), (0.0, 0.0)).padded == (1, 0)
+    # a known shape found whole, another within reach of it: unchanged
+    whole = aligned_lattice(centres(xs, ys), CELL)
+    assert whole.completed(SHAPES + ((9, 11),), (0.0, 0.0)) is whole
+
+
 def test_completed_leaves_a_board_of_no_known_shape_near_alone():
     part = aligned_lattice(centres(seamed(5, seam=0.0), seamed(4, seam=0.0)), CELL)
     assert part.completed(SHAPES, (0.0, 0.0)) is part

@@ -55,7 +55,8 @@ from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_M
                               SEAMS_MODEL, SECOND_BORDERS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES,
                               card_quad)
 from .ligretto_counts import at_most_jokers, at_most_tokens, within_decks
-from .ligretto_extent import board_extent, known_shape, parted_to_shape, settle_padding, trimmed_to_shape
+from .ligretto_extent import (bare_candidates, board_extent, known_shape, parted_to_shape, settle_padding,
+                              trimmed_to_shape)
 from .ligretto_pairs import lone_halves, match, unsure_halves
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
@@ -314,12 +315,14 @@ class LigrettoRecogniser:
         cover = self._partly_hidden(image, quads_px, decide.among_players(cover, labels, players))
         kind_p = decide.kinds(cover, labels)
         kind = np.array(decide.KINDS)[kind_p.argmax(axis=1)]
-        keep_r, keep_c = board_extent(kind.reshape(rows, cols))
-        keep_r = settle_padding(keep_r, rows, board.lattice.padded[0], board.lattice.leaning[0])
-        keep_c = settle_padding(keep_c, cols, board.lattice.padded[1], board.lattice.leaning[1])
+        grid = kind.reshape(rows, cols)
+        keep_r, keep_c = board_extent(grid)
+        (pad_r, pad_c), (lean_r, lean_c) = board.lattice.padded, board.lattice.leaning
+        keep_r = settle_padding(keep_r, rows, pad_r, lean_r, bare_candidates(grid[:, keep_c[0]:keep_c[1] + 1], pad_r))
+        keep_c = settle_padding(keep_c, cols, pad_c, lean_c, bare_candidates(grid[keep_r[0]:keep_r[1] + 1].T, pad_c))
         keep_r, keep_c = known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
-        keep_r, keep_c = trimmed_to_shape(kind.reshape(rows, cols), keep_r, keep_c, zones.board_shapes)
-        keep_r, keep_c = parted_to_shape(kind.reshape(rows, cols), keep_r, keep_c, zones.board_shapes)
+        keep_r, keep_c = trimmed_to_shape(grid, keep_r, keep_c, zones.board_shapes)
+        keep_r, keep_c = parted_to_shape(grid, keep_r, keep_c, zones.board_shapes)
         # the token model reads the board's spaces that show, not the places around it nor the
         # spaces read hidden (unknown in every respect)
         board_spaces = (r * cols + c for r in range(keep_r[0], keep_r[1] + 1) for c in range(keep_c[0], keep_c[1] + 1))

@@ -13,22 +13,36 @@ import numpy as np
 from .ligretto_labels import HIDDEN, OFF
 
 
-def settle_padding(keep: tuple[int, int], lines: int, n: int, leaning: int | None = None) -> tuple[int, int]:
+def settle_padding(keep: tuple[int, int], lines: int, n: int, leaning: int | None = None,
+                   bare: tuple[bool, bool] = (False, False)) -> tuple[int, int]:
     """The extent ``keep`` (first, last) of ``lines`` whose first and last ``n`` are candidates
     added on both sides (a board short of a known shape): the extent has dropped those showing
     the table. Where it kept more than ``n`` of them (things over both sides), or none while the
     board's middle is known, which side is the board's the table does not tell: ``leaning``
     decides (how many before the lines found the board's middle puts on it), and with no middle
-    known none is kept."""
+    known none is kept. Where it kept none and the candidates on one side show bare table alone
+    (``bare``: before, after), the board's lines are the other side's, whatever the middle says:
+    a side under a pale sleeve reads partly as table and is dropped too (test render 3003211,
+    its far row under a sleeve, its middle half a row from the table's)."""
     if not n:
         return keep
     lo, hi = keep
     kept = max(0, n - lo) + max(0, hi - (lines - 1 - n))
+    if kept == 0 and bare[0] != bare[1]:
+        leaning = 0 if bare[0] else n
     if kept > n or (kept == 0 and leaning is not None):
         if leaning is None:
             return max(lo, n), min(hi, lines - 1 - n)
         return (n - leaning if lo <= n else lo), (lines - 1 - leaning if hi >= lines - 1 - n else hi)
     return keep
+
+
+def bare_candidates(kinds: np.ndarray, n: int) -> tuple[bool, bool]:
+    """Whether the first ``n`` rows of ``kinds`` and whether its last ``n`` read every place off
+    the board: the candidate lines on each side show bare table alone (:func:`settle_padding`)."""
+    if not n:
+        return False, False
+    return bool((kinds[:n] == OFF).all()), bool((kinds[-n:] == OFF).all())
 
 
 #: First and last row, first and last column (inclusive) of the part of a grid kept as the board.

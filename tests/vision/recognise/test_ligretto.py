@@ -370,6 +370,25 @@ def test_rows_the_middle_adds_beyond_a_board_under_arms_go_where_the_table_shows
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 71
 
 
+@pytest.mark.parametrize("before", [
+    # the lattice, found 7 x 21 (a column of table beside the board), was no known shape's
+    # short: no row was added
+    lambda m: m.setattr("tableref.vision.lattice_cells.SHAPE_OVERRUN", 0),
+    # the row added on both sides: the far one, under a sleeve, read partly as table, both were
+    # dropped, and the middle, half a row off, chose the near one of bare table
+    lambda m: m.setattr("tableref.vision.recognise.ligretto.bare_candidates", lambda kinds, n: (False, False)),
+])
+def test_a_far_row_under_a_sleeve_is_added_on_the_side_not_bare(recogniser, monkeypatch, before):
+    # test render 3003211 (the eleventh set, `--seed 3000`): an 8 x 20 board seen slantwise,
+    # its far row under a pale sleeve; read a row off (146 spaces wrong)
+    shot = shoot(3_003_211)
+    reading = recogniser.read(shot.image, None, shot.players)
+    assert (reading.rows, reading.columns) == (8, 20)
+    assert scene_score(shot, reading)["wrong"] == 0
+    before(monkeypatch)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 146
+
+
 def test_a_player_s_cards_beside_the_board_beyond_bare_table_are_not_the_board(recogniser, monkeypatch):
     # test render 3003767 (the thirteenth set): a mug over the 8 x 20 board's corner, a
     # player's cards in line with its rows beside it, beyond three columns of bare table; the

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tableref.vision.recognise.ligretto_extent import (board_extent, known_shape, parted_to_shape, settle_padding,
-                                                      trimmed_to_shape)
+from tableref.vision.recognise.ligretto_extent import (bare_candidates, board_extent, known_shape, parted_to_shape,
+                                                      settle_padding, trimmed_to_shape)
 
 
 def _kinds(rows: str) -> np.ndarray:
@@ -65,6 +65,32 @@ def test_candidate_lines_on_both_sides_are_kept_on_one_only(keep, lines, n, expe
 ])
 def test_where_the_table_does_not_tell_the_board_s_middle_settles_the_candidates(keep, lines, n, leaning, expected):
     assert settle_padding(keep, lines, n, leaning) == expected
+
+
+@pytest.mark.parametrize("keep, n, leaning, bare, expected", [
+    # neither kept, the candidate after shows bare table alone: the one before, whatever the
+    # middle says (3003211: a sleeve over the far row, the middle half a row off)
+    ((1, 7), 1, 0, (False, True), (0, 7)),
+    ((1, 7), 1, None, (False, True), (0, 7)),  # the middle unknown
+    ((1, 7), 1, 1, (True, False), (1, 8)),  # the other way round
+    ((1, 7), 1, 1, (True, True), (0, 7)),  # both bare: the middle decides, as before
+    ((1, 7), 1, 0, (False, False), (1, 8)),  # neither: the middle
+    ((0, 7), 1, 1, (False, True), (0, 7)),  # one kept: the table told already
+    ((0, 8), 1, 0, (False, True), (1, 8)),  # both kept: the middle
+])
+def test_where_one_side_s_candidates_show_bare_table_the_other_side_s_are_the_board_s(keep, n, leaning, bare,
+                                                                                      expected):
+    assert settle_padding(keep, 9, n, leaning, bare) == expected
+
+
+@pytest.mark.parametrize("rows, n, expected", [
+    ("oooo nnnn hnnn oooo", 1, (True, True)),
+    ("ohoo nnnn hnnn oooo", 1, (False, True)),
+    ("oooo oooo nnnn ooho", 2, (True, False)),
+    ("oooo oooo nnnn ooho", 0, (False, False)),  # no candidates
+])
+def test_candidate_lines_of_bare_table(rows, n, expected):
+    assert bare_candidates(_kinds(rows), n) == expected
 
 
 @pytest.mark.parametrize("rows, expected", [
