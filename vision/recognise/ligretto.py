@@ -13,7 +13,8 @@
    part of it (:mod:`.cover`).
 4. Rows and columns at the board's edge that hold no space are dropped; no more spaces keep a
    token than the game has tokens (:func:`at_most_tokens`); the spaces become the rules'
-   ``CellSeen`` items, and card halves are paired into cards (which touching halves are one
+   ``CellSeen`` items (each space read by :func:`~.ligretto_reading.space_reading`), and card
+   halves are paired into cards (:mod:`.ligretto_cards`; which touching halves are one
    card, a fourth classifier says where shipped: :meth:`LigrettoRecogniser._apart`; a card
    read unsurely beside a space left unknown is unknown too; a half left without a partner is
    settled by what lies beside it); each card's owner is the border style its halves and a
@@ -49,7 +50,7 @@ from . import ligretto_decide as decide
 from .common import (ProfileFollower, RecognitionError, blur_report, check_second_model, model_card_path,
                      open_second_model, steady_view)
 from .cover import check_cover_model, covered, open_cover_model
-from .edges import beside, unsure_beside_covered
+from .edges import unsure_beside_covered
 from .ligretto_board import BoardView, LigrettoZones, locate_board, zones_for
 from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_MODEL, JOKER, OFF, SEAM_LABELS,
                               SEAMS_MODEL, SECOND_BORDERS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES,
@@ -57,13 +58,10 @@ from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_M
 from .ligretto_counts import at_most_jokers, at_most_tokens, within_decks
 from .ligretto_extent import (bare_candidates, board_extent, known_shape, parted_to_shape, settle_padding,
                               trimmed_to_shape)
-from .ligretto_pairs import lone_halves, match, unsure_halves
+from .ligretto_cards import WholeLook, pair_cards, settle_lone, settle_unsure
+from .ligretto_reading import MIN_CONFIDENCE, CardReading, Evidence, SpaceReading, space_reading
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
-#: A reading below this probability is reported unknown.
-MIN_CONFIDENCE = 0.6
-#: A colour is read when at least this share of a space's coloured ring agrees.
-MIN_COLOUR_SHARE = 0.6
 #: Drawing: line width (px) and colours (BGR) of what is read, and of flagged spaces.
 LINE_PX = 2
 DRAW = {"none": (200, 200, 200), CARD: (0, 200, 0), JOKER: (255, 0, 255), None: (128, 128, 128)}
@@ -114,10 +112,6 @@ HIDDEN_BELOW, HIDDEN_SURE = 0.95, 0.7
 #: joker's owner); 0.9: 675 and 2,291; never asked: 676 and 2,290, with 5 more misreads of
 #: cards partly covered.
 HIDDEN_SURE_SPLIT = 0.97
-#: A look at pairs of neighbouring cells, each cut as one card: pairs -> (pairs, the model's
-#: labels) probabilities (the card model's border styles, the seam model's one or two pieces).
-WholeLook = Callable[[list[tuple]], np.ndarray]
-
 #: A card the first card model reads below this is looked at by the second card model too
 #: (``ligretto-borders-b``, the same recipe on other renders), and takes the two looks'
 #: normalised geometric mean. On the 3,000 test renders 3000000..3002999, 2,868 boards exactly
@@ -125,55 +119,6 @@ WholeLook = Callable[[list[tuple]], np.ndarray]
 #: with both models asked of every card, which cost 10-20 ms an image; on the validation
 #: renders 2000300..2000999, 677 (39) against 676 (41), at 0.99 and 0.999 alike.
 SECOND_BORDERS_BELOW = 0.99
-
-
-@dataclass(frozen=True)
-class SpaceReading:
-    """What one space of the board shows.
-
-    ``cover``: ``none``, ``card``, ``joker`` or None (unknown); ``owner``: the player whose
-    border the card or joker has; ``colour``: the colour that shows (the card's half on a
-    card, the board's own colour on a free space; None on a joker or when unknown);
-    ``start``: whether the board shows a token's start mark (None when covered or unknown).
-    """
-
-    cell: tuple[int, int]
-    cover: str | None
-    owner: int | None
-    colour: str | None
-    confidence: float
-    start: bool | None
-    token: bool | None
-    token_confidence: float
-    quad_px: tuple[tuple[float, float], ...]
-
-    def to_json(self) -> dict:
-        return {"cell": list(self.cell), "cover": self.cover, "owner": self.owner, "colour": self.colour,
-                "confidence": round(self.confidence, 4), "start": self.start, "token": self.token,
-                "token_confidence": round(self.token_confidence, 4),
-                "quad_px": [[round(x, 1), round(y, 1)] for x, y in self.quad_px]}
-
-    @classmethod
-    def unknown(cls, cell: tuple[int, int], quad_px: tuple[tuple[float, float], ...]) -> SpaceReading:
-        """A space left unknown: nothing about it read, confidence 0."""
-        return cls(cell, None, None, None, 0.0, None, None, 0.0, quad_px)
-
-
-@dataclass(frozen=True)
-class CardReading:
-    """A two-colour card: the two spaces it covers (reading order), its colours on them, its
-    owner, and how probable each owner is by its borders (``borders``, one per style; empty when
-    not given)."""
-
-    cells: tuple[tuple[int, int], tuple[int, int]]
-    colours: tuple[str | None, str | None]
-    owner: int
-    confidence: float
-    borders: tuple[float, ...] = ()
-
-    def to_json(self) -> dict:
-        return {"cells": [list(c) for c in self.cells], "colours": list(self.colours), "owner": self.owner,
-                "border": BORDERS[self.owner], "confidence": round(self.confidence, 4)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -333,7 +278,7 @@ class LigrettoRecogniser:
             token = self.token_model.classify(image, list(quads_px[kept]))
         token_present = np.zeros(len(quads_px))
         token_present[kept] = decide.token_probability(token.probabilities, list(self.token_model.labels))
-        evidence = _Evidence(kind, kind_p, decide.borders(cover, labels, CARD),
+        evidence = Evidence(kind, kind_p, decide.borders(cover, labels, CARD),
                              decide.borders(cover, labels, JOKER),
                              decide.start_probability(cover, labels), token_present)
         hsv = cells.patch_hsv(cells.cell_patches(board.rect, board.cell_quads_rect().reshape(-1, 4, 2)))
@@ -348,24 +293,24 @@ class LigrettoRecogniser:
             for c in range(keep_c[0], keep_c[1] + 1):
                 i = r * cols + c
                 cell = (r - keep_r[0], c - keep_c[0])
-                spaces[cell] = _space(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i])
+                spaces[cell] = space_reading(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i])
                 index[cell] = i
         spaces = _beside_the_hidden(at_most_tokens(spaces, MIN_CONFIDENCE), None if self.hidden is None else
                                     lambda quads: covered(self.hidden, image, quads, 1.0 - HIDDEN_SURE))
         rect_quads = board.cell_quads_rect()[keep_r[0]:keep_r[1] + 1, keep_c[0]:keep_c[1] + 1]
         whole = None if self.borders is None else self._whole_cards(photo, quads_px, index, players)
         apart = None if self.seams is None else self._apart(photo, quads_px, index)
-        cards, paired = _pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect, whole, apart)
+        cards, paired = pair_cards(spaces, index, evidence.card_borders, rect_quads, board.rect, whole, apart)
 
         def again(cell: tuple[int, int], kind: str, confidence: float) -> SpaceReading:
             i = index[cell]
-            fresh = _space(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i], kind, confidence)
+            fresh = space_reading(cell, i, evidence, colour[i], float(colour_share[i]), quads_px[i], kind, confidence)
             if spaces[cell].cover is None:  # unknown till now: its token was never judged
                 return fresh
             return replace(fresh, token=spaces[cell].token, token_confidence=spaces[cell].token_confidence)
 
-        more, paired = _unsure_halves(spaces, index, evidence, paired, again, whole)
-        cards = sorted(cards + more + _lone_halves(spaces, index, evidence, paired, again), key=lambda c: c.cells)
+        more, paired = settle_unsure(spaces, index, evidence, paired, again, whole)
+        cards = sorted(cards + more + settle_lone(spaces, index, evidence, paired, again), key=lambda c: c.cells)
         if zones.deck_limits:
             cards, spaces = within_decks(cards, spaces, MIN_CONFIDENCE)
         spaces = at_most_jokers(at_most_tokens(spaces, MIN_CONFIDENCE), index, evidence.joker_borders, MIN_CONFIDENCE)
@@ -447,18 +392,6 @@ def _look_at_pairs(model: Classifier, image: np.ndarray, quads_px: np.ndarray, i
         return model.predict(crop(image, quads, prep)).probabilities.astype(np.float64)
     return look
 
-@dataclass(frozen=True, eq=False)
-class _Evidence:
-    """The classifiers' answers for every place of the grid (flat index)."""
-
-    kind: np.ndarray
-    kinds: np.ndarray  # (N, len(decide.KINDS)): each kind's probability
-    card_borders: np.ndarray
-    joker_borders: np.ndarray
-    start: np.ndarray
-    token_present: np.ndarray
-
-
 def _references(profile: Profile | None, zones: LigrettoZones) -> dict:
     """The colour references: the profile's ``colour_references.ligretto`` (name -> BGR) where
     it names a colour, else the zones' defaults (which the board's own colours then refine)."""
@@ -467,79 +400,6 @@ def _references(profile: Profile | None, zones: LigrettoZones) -> dict:
     if given:
         refs.update({name: tuple(float(v) for v in given[name]) for name in refs if name in given})
     return refs
-
-
-#: A joker shows the four colours around its star; a space whose coloured ring agrees on one
-#: colour this much is no joker, whatever the classifier says (a card's half under a token,
-#: its border hard to see, is read as a joker), and is read as the likeliest of the other
-#: kinds, as surely as among them. On validation renders 2000100..2000299 the rings of 684
-#: jokers read as such agreed at most 0.82 (median 0.34), those of the cards misread as jokers
-#: 0.0 (a token over the ring), 0.83 and 0.89. Until 2026-12-04 (evening) only a space read
-#: as a joker was so read again; a card's half under a token read as a card at 0.83-0.92 (the
-#: rest a joker) was then left unknown beside a space left unknown (``_beside_the_hidden``).
-#: Every space so: boards exactly right 132 -> 133 of 2000300..2000449, 263 of
-#: 2000450..2000749, 209 -> 211 of 2000750..2000999 (wrong spaces 144 -> 143, 93, 119 -> 117).
-ONE_COLOUR_SHARE = 0.85
-#: Where the classifier cannot tell a card from a joker (together at least
-#: :data:`CARD_OR_JOKER`, neither :data:`MIN_CONFIDENCE`: a token over a joker's star), a ring
-#: of several colours (below :data:`MIXED_SHARE`) makes it a joker, with the pair's joint
-#: probability (one colour makes it a card: :data:`ONE_COLOUR_SHARE`). Chosen on validation
-#: renders 2000300..2000449, 2000450..2000749 and 2000750..2000999: of the 14 spaces so
-#: undecided, 8 jokers shown whole rang 0.36-0.71 and 2 such cards 0.98 and 1.0 (all unknown
-#: before); 3 cards partly under a hand 0.50-0.56 (unknown before, now misread) and a joker
-#: partly covered 0.68.
-CARD_OR_JOKER, MIXED_SHARE = 0.9, 0.75
-
-
-def _without(kinds: np.ndarray, kind: str) -> tuple[str, float]:
-    """The likeliest kind other than ``kind`` among probabilities ``kinds`` (decide.KINDS), and
-    its probability among those others."""
-    rest = kinds.copy()
-    rest[decide.KINDS.index(kind)] = 0.0
-    k = int(rest.argmax())
-    return decide.KINDS[k], float(rest[k] / max(rest.sum(), decide.FLOOR))
-
-
-def _card_or_joker(kinds: np.ndarray, kind: str, confidence: float, colour_share: float) -> tuple[str, float]:
-    """(kind, confidence) of a space the classifier leaves between a card and a joker: a
-    joker where its ring shows several colours (:data:`CARD_OR_JOKER`); as given elsewhere."""
-    either = float(kinds[decide.KINDS.index(CARD)] + kinds[decide.KINDS.index(JOKER)])
-    if either >= CARD_OR_JOKER and colour_share < MIXED_SHARE:
-        return JOKER, either
-    return kind, confidence
-
-
-def _space(cell: tuple[int, int], i: int, ev: _Evidence, colour: str | None, colour_share: float,
-           quad: np.ndarray, kind: str | None = None, confidence: float = 0.0) -> SpaceReading:
-    """One space's reading from the evidence at flat index ``i``: unknown below
-    :data:`MIN_CONFIDENCE`, each answer on its own (kind, then owner, colour, start mark);
-    ``kind`` with its ``confidence`` where the board decided it (:func:`_lone_halves`)."""
-    quad_t = tuple((float(x), float(y)) for x, y in quad)
-    if kind is None:
-        kind, confidence = str(ev.kind[i]), float(ev.kinds[i].max())
-        if colour_share >= ONE_COLOUR_SHARE and ev.kinds[i][decide.KINDS.index(JOKER)] > 0.0:
-            kind, confidence = _without(ev.kinds[i], JOKER)
-        elif kind in (CARD, JOKER) and confidence < MIN_CONFIDENCE:
-            kind, confidence = _card_or_joker(ev.kinds[i], kind, confidence, colour_share)
-    if kind in (HIDDEN, OFF) or confidence < MIN_CONFIDENCE:
-        return SpaceReading.unknown(cell, quad_t)
-    owner = None
-    if kind in (CARD, JOKER):
-        p = (ev.card_borders if kind == CARD else ev.joker_borders)[i]
-        owner = int(np.argmax(p)) if p.max() >= MIN_CONFIDENCE else None
-    shown = colour if (kind != JOKER and colour_share >= MIN_COLOUR_SHARE) else None
-    start = None
-    if kind == "none" and max(ev.start[i], 1.0 - ev.start[i]) >= MIN_CONFIDENCE:
-        start = bool(ev.start[i] >= 0.5)
-    # the space shows (its kind is sure): whether a token stands on it, leaving "hidden" aside
-    token: bool | None = None
-    p_token = float(ev.token_present[i])
-    token_confidence = max(p_token, 1.0 - p_token)
-    if token_confidence >= MIN_CONFIDENCE:
-        token = p_token >= 0.5
-    else:
-        token_confidence = 0.0
-    return SpaceReading(cell, kind, owner, shown, confidence, start, token, token_confidence, quad_t)
 
 
 #: A card read beside a space left unknown (a hand, an arm, an object over it) is kept only
@@ -584,152 +444,6 @@ def _beside_the_hidden(spaces: dict[tuple[int, int], SpaceReading],
         unsure = [cell for cell, c in zip(unsure, covered_of([np.asarray(spaces[k].quad_px) for k in unsure])) if c]
     for cell in unsure:
         out[cell] = SpaceReading.unknown(cell, spaces[cell].quad_px)
-    return out
-
-
-#: Pairing: the cost of two halves whose border styles disagree (times the probability that
-#: they do), added to their seam's paleness.
-DISAGREE_COST = 0.2
-
-
-def _pair_cards(spaces: dict, index: dict, borders: np.ndarray, rect_quads: np.ndarray,
-                rect: np.ndarray, whole: WholeLook | None = None,
-                apart: Callable[[list[tuple]], np.ndarray] | None = None) -> tuple[list[CardReading], set]:
-    """Neighbouring card halves paired into cards (:mod:`.ligretto_pairs`); each pair's owner is
-    the border style both halves most probably share (with ``whole``, a look at the whole card,
-    pairs -> border probabilities, joining them), written back into ``spaces``. How far apart two
-    halves lie is ``apart`` (neighbouring pairs -> the seam classifier's probability that they
-    are two pieces) where given, else how pale the strip between them is
-    (:func:`~.ligretto_cells.seam_pale`). Returns the cards whose owner is sure, and every half
-    paired."""
-    halves = sorted(cell for cell, s in spaces.items() if s.cover == CARD)
-    touching = [(a, b) for a in halves for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1))
-                if b in spaces and spaces[b].cover == CARD]
-    split = (dict(zip(touching, apart(touching))) if apart is not None else
-             {(a, b): cells.seam_pale(rect, rect_quads[a], rect_quads[b]) for a, b in touching})
-
-    def cost(a: tuple[int, int], b: tuple[int, int]) -> float | None:
-        if (a, b) not in split:
-            return None
-        _, _, agree = decide.joint_border(borders[index[a]], borders[index[b]])
-        return float(split[a, b]) + DISAGREE_COST * (1.0 - agree)
-
-    pairs = match(halves, cost)
-    looks = whole(pairs) if whole is not None else [None] * len(pairs)
-    cards = [_card(spaces, index, borders, a, b, w) for (a, b), w in zip(pairs, looks)]
-    return sorted((c for c in cards if c is not None), key=lambda c: c.cells), {cell for p in pairs for cell in p}
-
-
-#: Two halves paired whose owner is unsure, each read at least this surely with a border of
-#: its own, different ones, are halves of two cards (their partners hidden, as by a pen over
-#: both, or paired elsewhere): each keeps the owner its border reads, and no card is reported.
-#: On validation renders 2000300..2000449, 2000450..2000749 and 2000750..2000999 (boards exactly
-#: right 132, 261, 215 before): 132, 263, 216, wrong spaces 146, 98, 121 -> 143, 94, 119; the 9
-#: owners so read (of 29 left unknown on spaces shown whole) all right; 0.9 read the same.
-TWO_CARDS_SURE = 0.99
-
-
-def _card(spaces: dict, index: dict, borders: np.ndarray, a: tuple[int, int], b: tuple[int, int],
-          whole: np.ndarray | None = None) -> CardReading | None:
-    """Halves ``a`` and ``b`` as one card: its owner, the border style both most probably share
-    (``whole``: the whole card's border probabilities, joining in), written back into
-    ``spaces``; None when that owner is unsure (then halves each sure of another border keep
-    their own owners: :data:`TWO_CARDS_SURE`)."""
-    a, b = sorted((a, b))
-    pa, pb = borders[index[a]], borders[index[b]]
-    shared = decide.shared_border(pa, pb, whole)
-    best, p = int(np.argmax(shared)), float(shared.max())
-    owner = best if p >= MIN_CONFIDENCE else None
-    owners = (owner, owner)
-    if owner is None and min(pa.max(), pb.max()) >= TWO_CARDS_SURE and pa.argmax() != pb.argmax():
-        owners = (int(pa.argmax()), int(pb.argmax()))  # halves of two cards: each its own owner
-    for cell, own in zip((a, b), owners):
-        spaces[cell] = replace(spaces[cell], owner=own)
-    sa, sb = spaces[a], spaces[b]
-    if owner is None:
-        return None
-    return CardReading((a, b), (sa.colour, sb.colour), owner, min(sa.confidence, sb.confidence, p),
-                       tuple(float(x) for x in shared))
-
-
-#: Settling lone card halves: probabilities below ODDS_FLOOR count as ODDS_FLOOR (the
-#: classifier's answers mean nothing finer), and a half read a card at least SURE_HALF keeps
-#: its reading when nothing beside it can complete it (the space beside it that is its other
-#: half is then the one misread). Chosen on validation renders 2000150..2000449.
-ODDS_FLOOR, SURE_HALF = 1e-3, 0.98
-
-
-#: A space the cover classifier leaves between a card's half and a free space (the two
-#: together at least CARD_OR_FREE, neither :data:`MIN_CONFIDENCE`) is settled by the board
-#: (:func:`_unsure_halves`). Chosen on validation renders 2000300..2000449, 2000450..2000749
-#: and 2000750..2000999: the 8 spaces read so unknown that their neighbours could settle
-#: fell into two groups, 4 read 0.90-1.0 card or free (all shown whole; 3 settled right and one
-#: joined its card's half rightly but left the owner unsure) and 4 read 0.49-0.56 (the rest
-#: hidden: spaces 51-56 % shown, which the board would have misread).
-CARD_OR_FREE = 0.8
-
-
-def _unsure_halves(spaces: dict, index: dict, ev: _Evidence, paired: set, again,
-                   whole: WholeLook | None = None) -> tuple[list[CardReading], set]:
-    """Spaces read unknown between a card's half and a free space (:data:`CARD_OR_FREE`),
-    settled by what lies beside them (:func:`~.ligretto_pairs.unsure_halves`): one beside a
-    card's half left without a partner is its other half (read a card at least
-    :data:`MIN_CONFIDENCE`, its owner the two halves' and ``whole``'s, as a card paired); one
-    that nothing beside it can complete is read again without the card (a free space). Returns
-    the cards made and the halves now paired (``spaces`` updated)."""
-    card_k, none_k = decide.KINDS.index(CARD), decide.KINDS.index("none")
-    unsure = [cell for cell, s in spaces.items() if s.cover is None
-              and max(ev.kinds[index[cell], card_k], ev.kinds[index[cell], none_k]) < MIN_CONFIDENCE
-              and ev.kinds[index[cell], card_k] + ev.kinds[index[cell], none_k] >= CARD_OR_FREE]
-    if not unsure:
-        return [], paired
-
-    def agree(space: tuple[int, int], half: tuple[int, int]) -> float:
-        return decide.joint_border(ev.card_borders[index[space]], ev.card_borders[index[half]])[2]
-
-    joined, free = unsure_halves({cell: s.cover for cell, s in spaces.items()}, paired, beside, unsure, agree)
-    pairs = [tuple(sorted(pair)) for pair in joined]
-    looks = whole(pairs) if whole is not None else [None] * len(pairs)
-    cards = []
-    for (space, _), pair, look in zip(joined, pairs, looks):
-        k = ev.kinds[index[space]]
-        spaces[space] = again(space, CARD, max(MIN_CONFIDENCE, float(k[card_k] / (k[card_k] + k[none_k]))))
-        card = _card(spaces, index, ev.card_borders, *pair, look)
-        if card is not None:
-            cards.append(card)
-    for space in free:
-        spaces[space] = again(space, *_without(ev.kinds[index[space]], CARD))
-    return cards, set(paired) | {cell for pair in joined for cell in pair}
-
-
-def _lone_halves(spaces: dict, index: dict, ev: _Evidence, paired: set, again) -> list[CardReading]:
-    """Card halves left without a partner, settled (:func:`~.ligretto_pairs.lone_halves`): one
-    beside a space read as a joker joins it when the two are likelier one card than two
-    jokers; one that no space beside it can complete is, unless read at least
-    :data:`SURE_HALF`, read again without the card (a joker, a free space, or unknown below
-    :data:`MIN_CONFIDENCE`). ``again(cell, kind, confidence)`` reads a space anew with a kind
-    decided; ``paired``: the halves already paired. Returns the cards joined (``spaces``
-    updated)."""
-    card_k, joker_k = decide.KINDS.index(CARD), decide.KINDS.index(JOKER)
-
-    def odds(half: tuple[int, int], joker: tuple[int, int]) -> float:
-        h, j = (np.maximum(ev.kinds[index[cell]], ODDS_FLOOR) for cell in (half, joker))
-        return float(h[card_k] * j[card_k] / (h[joker_k] * j[joker_k]))
-
-    # joined only where the card they make is read at least MIN_CONFIDENCE
-    joined, not_cards = lone_halves({cell: s.cover for cell, s in spaces.items()}, paired, beside, odds,
-                                    MIN_CONFIDENCE / (1.0 - MIN_CONFIDENCE))
-    out = []
-    for half, joker in joined:
-        o = odds(half, joker)
-        spaces[joker] = again(joker, CARD, o / (1.0 + o))
-        card = _card(spaces, index, ev.card_borders, half, joker)
-        if card is not None:
-            out.append(card)
-    for half in not_cards:
-        if ev.kinds[index[half], card_k] >= SURE_HALF:
-            continue
-        spaces[half] = again(half, *_without(ev.kinds[index[half]], CARD))
     return out
 
 

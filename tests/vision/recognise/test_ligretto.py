@@ -463,27 +463,27 @@ def _evidence(kinds: list[dict]):
     """Evidence for a one-row board: each space's kind probabilities (the rest 0); borders say
     owner 2 for cards and jokers, no start mark, no token."""
     from tableref.vision.recognise import ligretto_decide as decide
-    from tableref.vision.recognise.ligretto import _Evidence
+    from tableref.vision.recognise.ligretto_reading import Evidence
 
     p = np.array([[k.get(name, 0.0) for name in decide.KINDS] for k in kinds])
     borders = np.tile(np.eye(4)[2], (len(kinds), 1))
-    return _Evidence(np.array(decide.KINDS)[p.argmax(axis=1)], p, borders, borders.copy(),
+    return Evidence(np.array(decide.KINDS)[p.argmax(axis=1)], p, borders, borders.copy(),
                      np.zeros(len(kinds)), np.zeros(len(kinds)))
 
 
 def _one_row_read(kinds: list[dict], colour_share: float):
     """A one-row board read from ``kinds`` (:func:`_evidence`), every ring red ``colour_share``
     of it: (evidence, cells, index, spaces, again) as the recogniser's board step has them."""
-    from tableref.vision.recognise.ligretto import _space
+    from tableref.vision.recognise.ligretto_reading import space_reading
 
     ev = _evidence(kinds)
     quad = np.zeros((4, 2))
     cells = [(0, c) for c in range(len(kinds))]
     index = {cell: i for i, cell in enumerate(cells)}
-    spaces = {cell: _space(cell, i, ev, "red", colour_share, quad) for cell, i in index.items()}
+    spaces = {cell: space_reading(cell, i, ev, "red", colour_share, quad) for cell, i in index.items()}
 
     def again(cell, kind, confidence):
-        return _space(cell, index[cell], ev, "red", colour_share, quad, kind, confidence)
+        return space_reading(cell, index[cell], ev, "red", colour_share, quad, kind, confidence)
 
     return ev, cells, index, spaces, again
 
@@ -504,11 +504,11 @@ def _one_row_read(kinds: list[dict], colour_share: float):
     ([{"hidden": 1}, {"card": 0.9, "joker": 0.1}, {"none": 1}], [None, "card", "none"], [None, 2, None], []),
 ])
 def test_lone_card_halves_are_settled_by_what_lies_beside_them(kinds, covers, owners, cards):
-    from tableref.vision.recognise.ligretto import _lone_halves
+    from tableref.vision.recognise.ligretto_cards import settle_lone
 
     # rings of several colours (a joker's four; colours are not asserted here)
     ev, cells, index, spaces, again = _one_row_read(kinds, 0.4)
-    made = _lone_halves(spaces, index, ev, set(), again)
+    made = settle_lone(spaces, index, ev, set(), again)
     assert [spaces[c].cover for c in cells] == covers
     assert [spaces[c].owner for c in cells] == owners
     assert [card.cells for card in made] == cards
@@ -527,11 +527,11 @@ def test_lone_card_halves_are_settled_by_what_lies_beside_them(kinds, covers, ow
      [2, None, None], []),
 ])
 def test_spaces_between_a_card_and_a_free_space_are_settled_by_the_board(kinds, covers, owners, cards):
-    from tableref.vision.recognise.ligretto import _unsure_halves
+    from tableref.vision.recognise.ligretto_cards import settle_unsure
 
     ev, cells, index, spaces, again = _one_row_read(kinds, 1.0)
     assert spaces[(0, 1)].cover is None
-    made, paired = _unsure_halves(spaces, index, ev, set(), again)
+    made, paired = settle_unsure(spaces, index, ev, set(), again)
     assert [spaces[c].cover for c in cells] == covers
     assert [spaces[c].owner for c in cells] == owners
     assert [card.cells for card in made] == cards
@@ -547,7 +547,7 @@ def test_a_space_read_between_a_card_and_a_free_space_joins_its_lone_half(recogn
     reading = recogniser.read(shot.image)
     assert scene_score(shot, reading)["wrong"] == 0
     assert [c.owner for c in reading.cards if (5, 6) in c.cells] == [shot.spaces[(5, 6)].owner]
-    monkeypatch.setattr("tableref.vision.recognise.ligretto.CARD_OR_FREE", 1.01)
+    monkeypatch.setattr("tableref.vision.recognise.ligretto_cards.CARD_OR_FREE", 1.01)
     assert scene_score(shot, recogniser.read(shot.image))["wrong"] >= 1
 
 
@@ -573,9 +573,9 @@ def test_a_space_read_between_a_card_and_a_free_space_joins_its_lone_half(recogn
     ({"card": 0.5, "joker": 0.35, "hidden": 0.15}, 0.4, None, 0.0),
 ])
 def test_a_space_whose_ring_shows_one_colour_is_no_joker(kinds, share, cover, confidence):
-    from tableref.vision.recognise.ligretto import _space
+    from tableref.vision.recognise.ligretto_reading import space_reading
 
-    s = _space((0, 0), 0, _evidence([kinds]), "red", share, np.zeros((4, 2)))
+    s = space_reading((0, 0), 0, _evidence([kinds]), "red", share, np.zeros((4, 2)))
     assert s.cover == cover
     assert s.confidence == pytest.approx(confidence)
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tableref.vision.recognise.ligretto import MIN_COLOUR_SHARE
+from tableref.vision.recognise.ligretto_reading import MIN_COLOUR_SHARE
 from tableref.vision.recognise.ligretto_cells import PATCH, calibrate_hues, colours_of, patch_hsv
 
 START = {"red": 179.0, "yellow": 24.0, "green": 67.0, "blue": 104.0}

@@ -95,10 +95,10 @@ def _halves(pa: list[float], pb: list[float]) -> tuple[dict, dict, np.ndarray]:
     ([0.9, 0, 0.1, 0], [0.1, 0, 0.9, 0], (None, None), None),
 ])
 def test_halves_sure_of_different_borders_keep_their_own_owners(pa, pb, owners, card):
-    from tableref.vision.recognise.ligretto import _card
+    from tableref.vision.recognise.ligretto_cards import card_of
 
     spaces, index, borders = _halves(pa, pb)
-    got = _card(spaces, index, borders, (0, 0), (0, 1))
+    got = card_of(spaces, index, borders, (0, 0), (0, 1))
     assert (spaces[(0, 0)].owner, spaces[(0, 1)].owner) == owners
     assert (got.owner if got is not None else None) == card
 
