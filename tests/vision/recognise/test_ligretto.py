@@ -389,6 +389,22 @@ def test_a_far_row_under_a_sleeve_is_added_on_the_side_not_bare(recogniser, monk
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 146
 
 
+def test_the_board_beyond_an_arm_and_a_pale_sleeve_is_kept(recogniser, monkeypatch):
+    # test render 3003503 (the twelfth set) turned by 3 degrees and 20 mm off the middle: an arm
+    # over an 8 x 12 board's columns 1-4 and its pale sleeve over column 5, which reads as bare
+    # table; the first column beyond them, counted per line, looked as sparse as a player's
+    # cards and was dropped: read 8 x 6 (84 spaces wrong)
+    import tableref.vision.recognise.ligretto_extent as extent
+
+    shot = shoot(3_003_503, 3.0, 20.0)
+    reading = recogniser.read(shot.image, None, shot.players)
+    assert (reading.rows, reading.columns) == (8, 12)
+    assert scene_score(shot, reading)["wrong"] == 0
+    dense_span = extent._dense_span
+    monkeypatch.setattr(extent, "_dense_span", lambda on, bare, axis, off=None: dense_span(on, bare, axis))
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 84
+
+
 def test_a_player_s_cards_beside_the_board_beyond_bare_table_are_not_the_board(recogniser, monkeypatch):
     # test render 3003767 (the thirteenth set): a mug over the 8 x 20 board's corner, a
     # player's cards in line with its rows beside it, beyond three columns of bare table; the

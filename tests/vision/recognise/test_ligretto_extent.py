@@ -28,6 +28,10 @@ def _kinds(rows: str) -> np.ndarray:
     ("nnoonn ncoonn nnoonc", ((0, 2), (0, 5))),
     # ... and a sparse part beyond it dropped, the bare columns at the new edge too
     ("nnnoon nnnooo ncnooo", ((0, 2), (0, 2))),
+    # an arm over the board's columns 1-4 and a pale sleeve beside it over column 5: what shows
+    # beyond is as dense in spaces among the places that are not hidden, and is kept (test
+    # render 3003503 turned by 3 degrees and 20 mm off the middle: read 8 x 6, 84 spaces wrong)
+    ("oohhhhoooooo cchhhhnnnncn " + " ".join(["nhhhhonnnnnn"] * 4), ((1, 5), (0, 11))),
     # a board off the table's middle, two columns added beyond its left edge, an arm over its
     # upper rows there: where the edge shows, it shows the table beyond it (test render 3000032
     # laid 40 mm right of the middle)
