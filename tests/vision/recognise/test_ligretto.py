@@ -389,6 +389,20 @@ def test_a_far_row_under_a_sleeve_is_added_on_the_side_not_bare(recogniser, monk
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 146
 
 
+@pytest.mark.parametrize("seed, before", [(3_000_371, 151), (3_000_596, 141)])
+def test_lines_the_centring_added_under_an_arm_are_dropped_to_the_board_s_shape(recogniser, monkeypatch, seed,
+                                                                                 before):
+    # test renders 3000371 and 3000596 turned by 8 degrees and 30 mm off the middle: the
+    # centring added two lines on the side of the board short of the middle, under an arm;
+    # read 10 x 20 and 8 x 22 for 8 x 20 (one line was all the trimming dropped)
+    shot = shoot(seed, 8.0, 30.0)
+    reading = recogniser.read(shot.image, None, shot.players)
+    assert (reading.rows, reading.columns) == (8, 20)
+    assert scene_score(shot, reading)["wrong"] == 0
+    monkeypatch.setattr("tableref.vision.recognise.ligretto_extent.MAX_TRIM", 1)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= before
+
+
 def test_the_board_beyond_an_arm_and_a_pale_sleeve_is_kept(recogniser, monkeypatch):
     # test render 3003503 (the twelfth set) turned by 3 degrees and 20 mm off the middle: an arm
     # over an 8 x 12 board's columns 1-4 and its pale sleeve over column 5, which reads as bare

@@ -118,6 +118,28 @@ def test_an_edge_line_showing_no_space_is_dropped_where_that_makes_a_known_shape
 SHAPES = ((8, 12), (8, 20), (12, 12), (12, 8), (20, 8))
 
 
+def _rows(*parts: tuple[str, int]) -> str:
+    return " ".join(row for row, n in parts for _ in range(n))
+
+
+@pytest.mark.parametrize("rows, expected", [
+    # two rows the centring added above an 8 x 20 board, under an arm (3000371, 3000355)
+    (_rows(("h" * 20, 2), ("n" * 20, 8)), ((2, 9), (0, 19))),
+    # ... and one below: three lines, one way only
+    (_rows(("h" * 20, 2), ("n" * 20, 8), ("h" * 20, 1)), ((2, 9), (0, 19))),
+    # two columns beside it (3000596)
+    (_rows(("hh" + "n" * 20, 8)), ((0, 7), (2, 21))),
+    # two hidden on each side: which two are the board's the table does not tell
+    (_rows(("h" * 20, 2), ("n" * 20, 6), ("h" * 20, 2)), ((0, 9), (0, 19))),
+    # more than four lines: left alone
+    (_rows(("h" * 20, 5), ("n" * 20, 8)), ((0, 12), (0, 19))),
+])
+def test_the_fewest_edge_lines_showing_no_space_are_dropped_to_a_known_shape(rows, expected):
+    kinds = _kinds(rows)
+    extent = ((0, kinds.shape[0] - 1), (0, kinds.shape[1] - 1))
+    assert trimmed_to_shape(kinds, *extent, SHAPES) == expected
+
+
 @pytest.mark.parametrize("keep_r, keep_c, lines, padded, shapes, expected", [
     # the far three rows of an 8 x 20 board under an arm read as bare table: kept (3000181)
     ((0, 4), (0, 19), (8, 20), (0, 0), SHAPES, ((0, 7), (0, 19))),
