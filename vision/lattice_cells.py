@@ -155,6 +155,24 @@ class AlignedLattice:
         return np.stack([np.stack([x - h, y - h], -1), np.stack([x + h, y - h], -1),
                          np.stack([x + h, y + h], -1), np.stack([x - h, y + h], -1)], axis=2)
 
+    def moved_line(self, axis: int, to_end: bool) -> "AlignedLattice":
+        """This lattice with its first line along ``axis`` (0 rows, 1 columns) taken off and one
+        added after its last, a cell apart (``to_end``), or its last taken off and one added
+        before its first: a line added on the wrong side of a board moved to the other. Only
+        for a lattice without candidate lines along that axis (:attr:`padded`)."""
+        if self.padded[axis]:
+            raise ValueError("aligned lattice: a line is moved only where no candidates were added")
+        lines, found = (self.rows, self.found_rows) if axis == 0 else (self.columns, self.found_columns)
+        if to_end:
+            lines, found = np.append(lines[1:], lines[-1] + self.cell), np.append(found[1:], False)
+        else:
+            lines, found = np.insert(lines[:-1], 0, lines[0] - self.cell), np.insert(found[:-1], 0, False)
+        if axis == 0:
+            return AlignedLattice(self.columns, lines, self.cell, self.found_columns, found, self.bend, self.padded,
+                                  self.leaning)
+        return AlignedLattice(lines, self.rows, self.cell, found, self.found_rows, self.bend, self.padded,
+                              self.leaning)
+
     def centred(self, centre: tuple[float, float], axes: tuple[bool, bool] = (True, True),
                 most: tuple[int, int] = (0, 0)) -> "AlignedLattice":
         """This lattice with hidden columns and rows added on its shorter side until it lies

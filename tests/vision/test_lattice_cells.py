@@ -270,6 +270,33 @@ def test_completed_prefers_the_shape_the_lattice_does_not_overrun():
     assert whole.completed(SHAPES + ((9, 11),), (0.0, 0.0)) is whole
 
 
+@pytest.mark.parametrize("axis, to_end", [(1, True), (1, False), (0, True), (0, False)])
+def test_a_line_moved_to_the_other_end(axis, to_end):
+    xs, ys = seamed(12, seam=0.0), seamed(8, seam=0.0)
+    lat = aligned_lattice(centres(xs, ys), CELL)
+    out = lat.moved_line(axis, to_end)
+    lines, moved = (lat.rows, out.rows) if axis == 0 else (lat.columns, out.columns)
+    found = out.found_rows if axis == 0 else out.found_columns
+    assert len(moved) == len(lines)
+    if to_end:
+        assert np.allclose(moved[:-1], lines[1:]) and moved[-1] == pytest.approx(lines[-1] + CELL)
+        assert not found[-1] and found[:-1].all()
+    else:
+        assert np.allclose(moved[1:], lines[:-1]) and moved[0] == pytest.approx(lines[0] - CELL)
+        assert not found[0] and found[1:].all()
+    other = out.columns if axis == 0 else out.rows
+    assert np.array_equal(other, lat.columns if axis == 0 else lat.rows)
+
+
+def test_a_line_is_not_moved_among_candidates():
+    xs, ys = seamed(12, seam=0.0), seamed(8, seam=0.0)
+    padded = aligned_lattice(centres(xs, ys[1:]), CELL).completed(SHAPES, ((xs[0] + xs[-1]) / 2, ys[4]))
+    assert padded.padded == (1, 0)
+    with pytest.raises(ValueError, match="candidates"):
+        padded.moved_line(0, True)
+    assert len(padded.moved_line(1, True).columns) == 12
+
+
 def test_completed_leaves_a_board_of_no_known_shape_near_alone():
     part = aligned_lattice(centres(seamed(5, seam=0.0), seamed(4, seam=0.0)), CELL)
     assert part.completed(SHAPES, (0.0, 0.0)) is part

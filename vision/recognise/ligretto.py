@@ -56,8 +56,8 @@ from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_M
                               SEAMS_MODEL, SECOND_BORDERS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES,
                               card_quad)
 from .ligretto_counts import at_most_jokers, at_most_tokens, within_decks
-from .ligretto_extent import (bare_candidates, board_extent, known_shape, parted_to_shape, settle_padding,
-                              trimmed_to_shape)
+from .ligretto_extent import (bare_added_edge, bare_candidates, board_extent, kept_unbare, known_shape,
+                              parted_to_shape, settle_padding, trimmed_to_shape)
 from .ligretto_cards import WholeLook, pair_cards, settle_lone, settle_unsure
 from .ligretto_reading import MIN_CONFIDENCE, CardReading, Evidence, SpaceReading, space_reading
 
@@ -244,11 +244,17 @@ class LigrettoRecogniser:
         return reading
 
     def _read_board(self, image: np.ndarray, board: BoardView, quads_px: np.ndarray, profile: Profile | None,
-                    zones: LigrettoZones, photo: np.ndarray, players: int | None = None) -> LigrettoReading:
+                    zones: LigrettoZones, photo: np.ndarray, players: int | None = None,
+                    moved: tuple[int, bool] | None = None) -> LigrettoReading | None:
         """Read the board of ``image`` (the photograph with a long motion blur undone), whose
         places' corners in the image are ``quads_px`` (rows x columns, 4, 2, flat); the whole
         cards are looked at in ``photo``, the photograph as taken; the border styles of
-        ``players`` alone are read (None: every style)."""
+        ``players`` alone are read (None: every style). Where the board kept has at one end a
+        line of bare table that was added, not found, and reaches the lattice's end at the
+        other (:func:`~.ligretto_extent.bare_added_edge`), the line is moved to that other end
+        and the board read again (``moved``: the axis and end it was moved to), and that
+        reading kept where it is of a known shape and its moved line is kept and does not show
+        bare table too (else None)."""
         rows, cols = board.rows, board.columns
         prep = self.cell_model.card.preprocessing
         tensor = crop(image, list(quads_px), prep)
@@ -268,6 +274,18 @@ class LigrettoRecogniser:
         keep_r, keep_c = known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
         keep_r, keep_c = trimmed_to_shape(grid, keep_r, keep_c, zones.board_shapes)
         keep_r, keep_c = parted_to_shape(grid, keep_r, keep_c, zones.board_shapes)
+        if moved is not None:
+            axis, to_end = moved
+            if not kept_unbare(grid, keep_r, keep_c, axis, (grid.shape[axis] - 1) if to_end else 0):
+                return None
+        else:
+            move = bare_added_edge(grid, keep_r, keep_c, board.lattice.found_rows, board.lattice.found_columns)
+            if move is not None and not board.lattice.padded[move[0]]:
+                other = replace(board, lattice=board.lattice.moved_line(*move))
+                again = self._read_board(image, other, other.cell_quads_image().reshape(-1, 4, 2), profile, zones,
+                                         photo, players, moved=move)
+                if again is not None and (not zones.board_shapes or (again.rows, again.columns) in zones.board_shapes):
+                    return again
         # the token model reads the board's spaces that show, not the places around it nor the
         # spaces read hidden (unknown in every respect)
         board_spaces = (r * cols + c for r in range(keep_r[0], keep_r[1] + 1) for c in range(keep_c[0], keep_c[1] + 1))

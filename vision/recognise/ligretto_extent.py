@@ -260,3 +260,38 @@ def parted_to_shape(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[in
                 if (r1 - r0 + 1, c1 - c0 + 1) in shapes and kept > int(on.sum()) - kept:
                     found.add(((r0 + keep_r[0], r1 + keep_r[0]), (c0 + keep_c[0], c1 + keep_c[0])))
     return found.pop() if len(found) == 1 else (keep_r, keep_c)
+
+
+def bare_added_edge(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[int, int],
+                    found_rows: np.ndarray, found_columns: np.ndarray) -> tuple[int, bool] | None:
+    """Where the extent kept (rows, columns of ``kinds``) has at one end a line of bare table
+    (:func:`_bare_lines`) that was added, not found (``found_rows``, ``found_columns``), while it reaches
+    the lattice's last line at the other end: (axis, to_end), the axis (0 rows, 1 columns) and
+    whether the board's missing line lies beyond its end (else before its start). The centring
+    adds the lines a hand hides on the side short of the table's middle; a board off the
+    middle may lack them on the other (test render 3000254 laid 40 mm left of the middle: a
+    column of bare table added on the right, kept for the known shape, its first column under
+    an arm). None where no such line is, or two are."""
+    (r0, r1), (c0, c1) = keep_r, keep_c
+    part = kinds[r0:r1 + 1, c0:c1 + 1]
+    rows, cols = kinds.shape
+    moves = []
+    for axis, bare, (a, b), n, found in ((0, _bare_lines(part), keep_r, rows, found_rows),
+                                         (1, _bare_lines(part.T), keep_c, cols, found_columns)):
+        if bare[0] and not found[a] and b == n - 1:
+            moves.append((axis, True))
+        if bare[-1] and not found[b] and a == 0:
+            moves.append((axis, False))
+    return moves[0] if len(moves) == 1 else None
+
+
+def kept_unbare(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[int, int], axis: int, line: int) -> bool:
+    """Whether ``line`` (a row where ``axis`` is 0, else a column, of ``kinds``) lies within the
+    extent kept and is no line of bare table there (:func:`_bare_lines`): a line moved to a
+    board's other end (:func:`bare_added_edge`) that shows bare table too was no better."""
+    (r0, r1), (c0, c1) = keep_r, keep_c
+    lo, hi = (r0, r1) if axis == 0 else (c0, c1)
+    if not lo <= line <= hi:
+        return False
+    across = kinds[line, c0:c1 + 1] if axis == 0 else kinds[r0:r1 + 1, line]
+    return not bool(_bare_lines(across[None, :])[0])

@@ -403,6 +403,34 @@ def test_lines_the_centring_added_under_an_arm_are_dropped_to_the_board_s_shape(
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= before
 
 
+@pytest.mark.parametrize("seed, turn, shift, before", [
+    # laid 40 mm left of the table's middle: a white table, a mug and an arm over the first
+    # columns, two spaces of the first showing; the centring added a column of bare table on
+    # the right, which the known shape kept: read a column off
+    (3_000_254, 0.0, 40.0, 144),
+    # turned by 8 degrees and 30 mm off the middle: a row added on the wrong side (one place
+    # of it hidden)
+    (3_000_425, 8.0, 30.0, 82),
+])
+def test_a_line_of_bare_table_added_on_the_wrong_side_is_moved_to_the_other(recogniser, monkeypatch, seed, turn,
+                                                                            shift, before):
+    shot = shoot(seed, turn, shift)
+    reading = recogniser.read(shot.image, None, shot.players)
+    assert scene_score(shot, reading)["wrong"] == 0
+    monkeypatch.setattr("tableref.vision.recognise.ligretto.bare_added_edge", lambda *args: None)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= before
+
+
+def test_a_line_moved_to_bare_table_too_is_left_where_it_was(recogniser, monkeypatch):
+    # validation render 2000485: an 8 x 12 board's last three columns under a pale sleeve, read
+    # as bare table and kept for the known shape; moved to the left end the column shows bare
+    # table as well, and the first reading stands (moved all the same: a column off, 80 wrong)
+    shot = shoot(2_000_485)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] == 0
+    monkeypatch.setattr("tableref.vision.recognise.ligretto.kept_unbare", lambda *args: True)
+    assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 80
+
+
 def test_the_board_beyond_an_arm_and_a_pale_sleeve_is_kept(recogniser, monkeypatch):
     # test render 3003503 (the twelfth set) turned by 3 degrees and 20 mm off the middle: an arm
     # over an 8 x 12 board's columns 1-4 and its pale sleeve over column 5, which reads as bare

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tableref.vision.recognise.ligretto_extent import (bare_candidates, board_extent, known_shape, parted_to_shape,
-                                                      settle_padding, trimmed_to_shape)
+from tableref.vision.recognise.ligretto_extent import (bare_added_edge, bare_candidates, board_extent, kept_unbare,
+                                                      known_shape, parted_to_shape, settle_padding, trimmed_to_shape)
 
 
 def _kinds(rows: str) -> np.ndarray:
@@ -188,3 +188,46 @@ def test_a_part_beyond_bare_table_is_dropped_where_that_leaves_a_known_shape(row
 def test_a_part_is_dropped_within_the_extent_kept():
     kinds = _kinds("ooooooooo occoooooo occoonnnn occoonnnn occooncnn")
     assert parted_to_shape(kinds, (1, 4), (1, 8), ((3, 4),)) == ((2, 4), (5, 8))
+
+
+@pytest.mark.parametrize("rows, keep_c, found_cols, expected", [
+    # a column of bare table added on the left, kept for the known shape; the extent reaches the
+    # lattice's right end: the board's missing column lies beyond it (3000254 off the middle)
+    ("onnn onnn onnn", (0, 3), [False, True, True, True], (1, True)),
+    # ... on the right: before the left end
+    ("nnno nnno nnno", (0, 3), [True, True, True, False], (1, False)),
+    # ... a place of it hidden, the rest bare table: the same (3000425)
+    ("hnnn onnn onnn", (0, 3), [False, True, True, True], (1, True)),
+    # found, not added: the table showed no space there, but the lattice saw one
+    ("onnn onnn onnn", (0, 3), [True, True, True, True], None),
+    # the extent short of the lattice's other end: nothing to move to
+    ("onnno onnno onnno", (0, 3), [False, True, True, True, True], None),
+    # no bare line
+    ("hnnn hnnn onnn", (0, 3), [False, True, True, True], None),
+])
+def test_a_bare_line_added_on_the_wrong_side(rows, keep_c, found_cols, expected):
+    kinds = _kinds(rows)
+    found_rows = np.ones(kinds.shape[0], bool)
+    assert bare_added_edge(kinds, (0, kinds.shape[0] - 1), keep_c, found_rows, np.array(found_cols)) == expected
+
+
+def test_a_bare_row_added_is_moved_too_and_two_moves_are_none():
+    kinds = _kinds("oooo nnnn nnnn")
+    found = np.array([False, True, True])
+    assert bare_added_edge(kinds, (0, 2), (0, 3), found, np.ones(4, bool)) == (0, True)
+    kinds = _kinds("ooooo onnnn onnnn")
+    assert bare_added_edge(kinds, (0, 2), (0, 4), found, np.array([False] + [True] * 4)) is None
+
+
+@pytest.mark.parametrize("rows, keep_c, axis, line, expected", [
+    ("hnnn nnnn onnn", (0, 3), 1, 0, True),  # the moved column shows a space: kept (3000254)
+    ("hnnn hnnn onnn", (0, 3), 1, 0, True),  # hidden more than bare: may be the board's
+    ("onnn onnn onnn", (0, 3), 1, 0, False),  # bare table again (validation render 2000485)
+    ("hnnn onnn onnn", (0, 3), 1, 0, False),  # mostly bare
+    ("hnnn nnnn onnn", (1, 3), 1, 0, False),  # not kept
+    ("oooo nnnn nnnn", (0, 3), 0, 0, False),  # a row
+    ("hhoo nnnn nnnn", (0, 3), 0, 0, True),  # hidden as much as bare: not bare table
+])
+def test_a_moved_line_is_kept_and_shows_no_bare_table(rows, keep_c, axis, line, expected):
+    kinds = _kinds(rows)
+    assert kept_unbare(kinds, (0, kinds.shape[0] - 1), keep_c, axis, line) is expected
