@@ -56,8 +56,7 @@ from .ligretto_labels import (BORDERS_MODEL, CARD, CELLS_MODEL, HIDDEN, HIDDEN_M
                               SEAMS_MODEL, SECOND_BORDERS_MODEL, SECOND_CELLS_MODEL, TOKENS_MODEL, TWO_PIECES,
                               card_quad)
 from .ligretto_counts import at_most_jokers, at_most_tokens, within_decks
-from .ligretto_extent import (bare_added_edge, bare_candidates, board_extent, kept_unbare, known_shape,
-                              parted_to_shape, settle_padding, trimmed_to_shape)
+from .ligretto_extent import bare_added_edge, board_part, kept_unbare
 from .ligretto_cards import WholeLook, pair_cards, settle_lone, settle_unsure
 from .ligretto_reading import MIN_CONFIDENCE, CardReading, Evidence, SpaceReading, space_reading
 
@@ -267,13 +266,7 @@ class LigrettoRecogniser:
         kind_p = decide.kinds(cover, labels)
         kind = np.array(decide.KINDS)[kind_p.argmax(axis=1)]
         grid = kind.reshape(rows, cols)
-        keep_r, keep_c = board_extent(grid)
-        (pad_r, pad_c), (lean_r, lean_c) = board.lattice.padded, board.lattice.leaning
-        keep_r = settle_padding(keep_r, rows, pad_r, lean_r, bare_candidates(grid[:, keep_c[0]:keep_c[1] + 1], pad_r))
-        keep_c = settle_padding(keep_c, cols, pad_c, lean_c, bare_candidates(grid[keep_r[0]:keep_r[1] + 1].T, pad_c))
-        keep_r, keep_c = known_shape(keep_r, keep_c, (rows, cols), board.lattice.padded, zones.board_shapes)
-        keep_r, keep_c = trimmed_to_shape(grid, keep_r, keep_c, zones.board_shapes)
-        keep_r, keep_c = parted_to_shape(grid, keep_r, keep_c, zones.board_shapes)
+        keep_r, keep_c = board_part(grid, board.lattice.padded, board.lattice.leaning, zones.board_shapes)
         if moved is not None:
             axis, to_end = moved
             if not kept_unbare(grid, keep_r, keep_c, axis, (grid.shape[axis] - 1) if to_end else 0):

@@ -78,8 +78,8 @@ def _dense_span(on: np.ndarray, bare: np.ndarray, axis: int, off: np.ndarray | N
     if off is None:
         density = [n / (b - a + 1) for n, (a, b) in zip(shown, parts)]
     else:
-        bare_places = off.sum(axis=1 - axis)
-        density = [n / max(n + int(bare_places[a:b + 1].sum()), 1) for n, (a, b) in zip(shown, parts)]
+        table = off.sum(axis=1 - axis)
+        density = [n / max(n + int(table[a:b + 1].sum()), 1) for n, (a, b) in zip(shown, parts)]
     main = int(np.argmax(shown))
     kept = [part for part, d in zip(parts, density) if d >= SPARSE_PART * density[main]]
     return kept[0][0], kept[-1][1]
@@ -265,11 +265,11 @@ def parted_to_shape(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[in
 def bare_added_edge(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[int, int],
                     found_rows: np.ndarray, found_columns: np.ndarray) -> tuple[int, bool] | None:
     """Where the extent kept (rows, columns of ``kinds``) has at one end a line of bare table
-    (:func:`_bare_lines`) that was added, not found (``found_rows``, ``found_columns``), while it reaches
-    the lattice's last line at the other end: (axis, to_end), the axis (0 rows, 1 columns) and
-    whether the board's missing line lies beyond its end (else before its start). The centring
-    adds the lines a hand hides on the side short of the table's middle; a board off the
-    middle may lack them on the other (test render 3000254 laid 40 mm left of the middle: a
+    (:func:`_bare_lines`) that was added, not found (``found_rows``, ``found_columns``), while
+    it reaches the lattice's last line at the other end: (axis, to_end), the axis (0 rows, 1
+    columns) and whether the board's missing line lies beyond its end (else before its start).
+    The centring adds the lines a hand hides on the side short of the table's middle; a board
+    off the middle may lack them on the other (test render 3000254 laid 40 mm left of the middle: a
     column of bare table added on the right, kept for the known shape, its first column under
     an arm). None where no such line is, or two are."""
     (r0, r1), (c0, c1) = keep_r, keep_c
@@ -295,3 +295,20 @@ def kept_unbare(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[int, i
         return False
     across = kinds[line, c0:c1 + 1] if axis == 0 else kinds[r0:r1 + 1, line]
     return not bool(_bare_lines(across[None, :])[0])
+
+
+def board_part(kinds: np.ndarray, padded: tuple[int, int], leaning: tuple[int | None, int | None],
+               shapes: tuple[tuple[int, int], ...]) -> Extent:
+    """The part of a lattice's grid of ``kinds`` that is the board: the extent
+    (:func:`board_extent`), its candidate lines settled (``padded`` and ``leaning`` as the
+    lattice's, :func:`settle_padding`, :func:`bare_candidates`), a known shape (``shapes``)
+    kept (:func:`known_shape`) or made (:func:`trimmed_to_shape`, :func:`parted_to_shape`)."""
+    rows, cols = kinds.shape
+    keep_r, keep_c = board_extent(kinds)
+    keep_r = settle_padding(keep_r, rows, padded[0], leaning[0],
+                            bare_candidates(kinds[:, keep_c[0]:keep_c[1] + 1], padded[0]))
+    keep_c = settle_padding(keep_c, cols, padded[1], leaning[1],
+                            bare_candidates(kinds[keep_r[0]:keep_r[1] + 1].T, padded[1]))
+    keep_r, keep_c = known_shape(keep_r, keep_c, (rows, cols), padded, shapes)
+    keep_r, keep_c = trimmed_to_shape(kinds, keep_r, keep_c, shapes)
+    return parted_to_shape(kinds, keep_r, keep_c, shapes)
