@@ -355,7 +355,7 @@ def test_a_board_off_the_table_s_middle_keeps_its_edge_where_it_shows(recogniser
     assert scene_score(shot, reading)["wrong"] == 0
     monkeypatch.setattr(extent, "_bare_beyond", lambda *places: False)  # as before: only lines mostly bare
     # ... and one edge line at most dropped to a known shape: dropping the two added lines that
-    # show no space mends both too (MAX_TRIM, since)
+    # show no space mends both too (MAX_TRIM, since 2026-12-07)
     monkeypatch.setattr(extent, "MAX_TRIM", 1)
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= before
 
@@ -370,7 +370,7 @@ def test_rows_the_middle_adds_beyond_a_board_under_arms_go_where_the_table_shows
     shot = shoot(3_003_152)
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] == 0
     monkeypatch.setattr(extent, "_bare_beyond", lambda *places: False)
-    monkeypatch.setattr(extent, "MAX_TRIM", 1)  # dropping the two rows added (since) mends it too
+    monkeypatch.setattr(extent, "MAX_TRIM", 1)  # dropping the two rows added mends it too (2026-12-07)
     assert scene_score(shot, recogniser.read(shot.image, None, shot.players))["wrong"] >= 71
 
 
