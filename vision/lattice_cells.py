@@ -306,12 +306,16 @@ def _even_about(centres: np.ndarray, found: np.ndarray, middle: float, step: flo
     return np.array(c), np.array(f, bool)
 
 
-def square_blobs(mask: np.ndarray, cell_px: float, upright_deg: float | None = None) -> np.ndarray:
+def square_blobs(mask: np.ndarray, cell_px: float, upright_deg: float | None = None,
+                 components: tuple | None = None) -> np.ndarray:
     """The blobs of ``mask`` (h, w, nonzero = cell-like) that are cell-sized squares (see
     :data:`BLOB_SIDE`, :data:`FILL_MIN`): (N, 4) centre x, centre y, width, height (px). With
     ``upright_deg``, only those whose sides run within that many degrees of the image's axes
-    (their least turned bounding box's)."""
-    _, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    (their least turned bounding box's). ``components``: ``mask``'s 4-connected components as
+    ``cv2.connectedComponentsWithStats`` gives them, where the caller has them already."""
+    if components is None:
+        components = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    _, labels, stats, centroids = components
     w, h, area = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_AREA]
     lo, hi = BLOB_SIDE[0] * cell_px, BLOB_SIDE[1] * cell_px
     keep = (w >= lo) & (w <= hi) & (h >= lo) & (h <= hi) & (area >= FILL_MIN * w * h)

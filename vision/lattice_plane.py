@@ -196,14 +196,18 @@ TURNED_FILL = 0.45
 TURN_AGREEMENT = 0.7
 
 
-def lattice_turn(mask: np.ndarray, pitch_px: float) -> float | None:
+def lattice_turn(mask: np.ndarray, pitch_px: float, components: tuple | None = None) -> float | None:
     """How far the lattice of ``mask``'s cells (blobs of about ``pitch_px`` a side) is turned
     from upright: the angle (degrees, -45 to 45, positive clockwise as the image shows, y
     running down) from the image's axes to the lattice's. The steps between neighbouring cells
     run along the lattice's axes, both ways and both axes: four directions a quarter turn
     apart, whose mean is taken on the circle with the angles fourfold. None where fewer than
-    :data:`MIN_CELLS` cells show or their steps do not agree (:data:`TURN_AGREEMENT`)."""
-    _, _, stats, centroids = cv2.connectedComponentsWithStats((mask > 0).astype(np.uint8), connectivity=4)
+    :data:`MIN_CELLS` cells show or their steps do not agree (:data:`TURN_AGREEMENT`).
+    ``components``: ``mask``'s 4-connected components as ``cv2.connectedComponentsWithStats``
+    gives them, where the caller has them already."""
+    if components is None:
+        components = cv2.connectedComponentsWithStats((mask > 0).astype(np.uint8), connectivity=4)
+    _, _, stats, centroids = components
     w, h = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
     area = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
     side = np.sqrt(area)

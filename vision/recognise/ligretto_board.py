@@ -263,12 +263,13 @@ def find_board(image: np.ndarray, view: TableView, zones: LigrettoZones,
     # colours lie at least 2 * THIN_PX apart there too (the default colours' hue ranges, 24 wide,
     # do not meet; a profile's colours nearer than that would join a pixel to two masks)
     mask = np.bitwise_or.reduce(_colour_masks(rect, zones))
+    components = cv2.connectedComponentsWithStats(mask, connectivity=4)  # labelled once, for both uses
     if turned_deg is None:
-        turn = lattice_turn(mask, cell_px)
+        turn = lattice_turn(mask, cell_px, components)
         if turn is not None and abs(turn) >= TURN_MIN_DEG:
             return find_board(image, turned_view(view, turn), zones, turned_deg=turn)
     # on a view turned to the board, what lies along the table's edges is turned the other way
-    blobs = square_blobs(mask, cell_px, abs(turned_deg) / 2 if turned_deg else None)
+    blobs = square_blobs(mask, cell_px, abs(turned_deg) / 2 if turned_deg else None, components)
     lattice = aligned_lattice(blobs, cell_px)
     if lattice is None or min(len(lattice.rows), len(lattice.columns)) < MIN_SIDE:
         raise RecognitionError(f"no Ligretto board found: fewer than {MIN_SIDE} rows and columns of coloured "
