@@ -6,10 +6,10 @@ list of :class:`Figure`.  The command prints them as a table for people, or as o
 
 from __future__ import annotations
 
+import math
+import os
 import platform
 from dataclasses import dataclass
-
-import os
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,42 @@ class Figure:
     def to_json(self) -> dict:
         return {"area": self.area, "name": self.name, "value": self.value, "unit": self.unit,
                 "measured_on": self.measured_on}
+
+
+#: The standard normal quantile of a two-sided 95 % interval.
+Z95 = 1.959964
+
+
+def percent(part: int, whole: int) -> float:
+    """``part`` of ``whole`` in per cent; NaN when ``whole`` is 0 (nothing was measured)."""
+    return 100.0 * part / whole if whole else float("nan")
+
+
+def percent_interval(part: int, whole: int, z: float = Z95) -> tuple[float, float]:
+    """The 95 % confidence interval (``z`` standard errors), in per cent, of the rate that
+    ``part`` successes in ``whole`` independent trials measure: Wilson's score interval, whose
+    ends are the rates ``p`` from which the measured share lies ``z * sqrt(p (1 - p) / whole)``
+    away. It stays within 0-100 and is not empty at 0 or ``whole`` successes, where the
+    normal approximation's is. (NaN, NaN) when ``whole`` is 0."""
+    if not 0 <= part <= whole:
+        raise ValueError(f"a share needs 0 <= part <= whole, got {part} of {whole}")
+    if whole == 0:
+        return float("nan"), float("nan")
+    share, z2 = part / whole, z * z
+    centre = (share + z2 / (2 * whole)) / (1 + z2 / whole)
+    half = z / (1 + z2 / whole) * math.sqrt(share * (1 - share) / whole + z2 / (4 * whole * whole))
+    low = 0.0 if part == 0 else max(0.0, centre - half)  # the ends exact where rounding would miss them
+    high = 1.0 if part == whole else min(1.0, centre + half)
+    return 100.0 * low, 100.0 * high
+
+
+def interval_figures(area: str, name: str, part: int, whole: int, measured_on: str) -> list[Figure]:
+    """The two ends of :func:`percent_interval` as figures beside ``name``'s: how far the rate
+    measured on these scenes may lie from the rate over all scenes like them."""
+    low, high = percent_interval(part, whole)
+    on = f"{measured_on}; {part} of {whole}, Wilson's score interval"
+    return [Figure(area, f"{name}, 95 % interval, low", low, "%", on),
+            Figure(area, f"{name}, 95 % interval, high", high, "%", on)]
 
 
 def machine() -> dict:

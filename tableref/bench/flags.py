@@ -24,7 +24,7 @@ from ..live.recognition import recogniser_for, tell_players
 from ..rules import game as rules_of
 from ..rules.errors import RulesError
 from ..vision.errors import VisionError
-from . import Figure
+from . import Figure, percent
 
 log = logging.getLogger(__name__)
 
@@ -122,20 +122,18 @@ def figures(game_name: str, outcomes: list[Outcome], settings) -> list[Figure]:
           f"{settings.image_size[0]}x{settings.image_size[1]}), each read by the shipped recogniser from its "
           "settled frame and refereed from the state before it")
 
-    def pct(a: int, b: int) -> float:
-        return 100.0 * a / b if b else float("nan")
-
     seconds = sorted(o.seconds for o in outcomes) or [float("nan")]
     return [
-        Figure("flags", f"{game_name}: illegal placements flagged", pct(n["illegal:flagged"], n["illegal"]), "%", on),
+        Figure("flags", f"{game_name}: illegal placements flagged", percent(n["illegal:flagged"], n["illegal"]), "%",
+               on),
         Figure("flags", f"{game_name}: flagged for the rule the demo broke",
-               pct(n["right_rule"], n["illegal:flagged"]), "%", f"the flagged illegal placements of: {on}"),
+               percent(n["right_rule"], n["illegal:flagged"]), "%", f"the flagged illegal placements of: {on}"),
         Figure("flags", f"{game_name}: flagged on the player who made the placement",
-               pct(n["right_player"], n["illegal:flagged"]), "%", f"the flagged illegal placements of: {on}"),
+               percent(n["right_player"], n["illegal:flagged"]), "%", f"the flagged illegal placements of: {on}"),
         Figure("flags", f"{game_name}: false flags per {PER_LEGAL} legal placements",
                PER_LEGAL * n["legal:flagged"] / n["legal"] if n["legal"] else float("nan"), "flags", on),
         Figure("flags", f"{game_name}: placements not read, or read into an observation the referee refused",
-               pct(n["illegal:unread"] + n["legal:unread"], len(outcomes)), "%", on),
+               percent(n["illegal:unread"] + n["legal:unread"], len(outcomes)), "%", on),
         Figure("flags", f"{game_name}: recognition and referee per placement (mean)",
                1000 * sum(seconds) / len(seconds), "ms", on),
     ]

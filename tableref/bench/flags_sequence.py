@@ -30,7 +30,7 @@ from ..rules import game as rules_of
 from ..rules.errors import RulesError
 from ..vision.errors import VisionError
 from ..vision.frame import Frame
-from . import Figure
+from . import Figure, percent
 from .flags import ILLEGAL_RATE, PER_LEGAL, PLACEMENTS
 
 log = logging.getLogger(__name__)
@@ -161,20 +161,18 @@ def run(game_name: str, placements: int = PLACEMENTS, seed: int = 0, illegal_rat
 
 def figures(game_name: str, n: Counter, seconds: list[float], on: str) -> list[Figure]:
     """The benchmark's figures from a follower's tallies."""
-    def pct(a: int, b: int) -> float:
-        return 100.0 * a / b if b else float("nan")
-
     return [
-        Figure("flags", f"{game_name} in sequence: illegal placements flagged", pct(n["illegal:flagged"], n["illegal"]),
+        Figure("flags", f"{game_name} in sequence: illegal placements flagged",
+               percent(n["illegal:flagged"], n["illegal"]),
                "%", on),
         Figure("flags", f"{game_name} in sequence: false flags per {PER_LEGAL} legal moves",
                PER_LEGAL * n["legal:flagged"] / n["legal"] if n["legal"] else float("nan"), "flags", on),
         Figure("flags", f"{game_name} in sequence: flags withdrawn", float(n["withdrawn"]), "flags", on),
         Figure("flags", f"{game_name} in sequence: accepted moves revised", float(n["revised"]), "revisions", on),
         Figure("flags", f"{game_name} in sequence: readings after which the state shows the table as the game has it",
-               pct(n["following"], n["readings"]), "%", on),
+               percent(n["following"], n["readings"]), "%", on),
         Figure("flags", f"{game_name} in sequence: frames not read, or read into an observation the referee refused",
-               pct(n["unread"] + n["unusable"], n["unread"] + n["readings"]), "%", on),
+               percent(n["unread"] + n["unusable"], n["unread"] + n["readings"]), "%", on),
         Figure("flags", f"{game_name} in sequence: recognition and referee per reading (mean)",
                1000 * sum(seconds) / len(seconds) if seconds else float("nan"), "ms", on),
     ]

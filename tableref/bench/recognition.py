@@ -33,7 +33,7 @@ import numpy as np
 from ..models.training.dolcevita import TEST_SEED
 from ..rules.dolcevita.catalogue import COLUMNS, EMPTY, MONEY, SLOTS, UNKNOWN, money_label, number_label
 from ..vision.recognise.common import RecognitionError
-from . import Figure
+from . import Figure, interval_figures, percent
 
 log = logging.getLogger(__name__)
 
@@ -242,33 +242,34 @@ def _figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, 
     on = (f"{scenes} fresh Dolce Vita renders of the digital twin, 1280x720, seeds {seed}..{seed + scenes - 1} "
           "(never used in training)")
 
-    def pct(a: int, b: int) -> float:
-        return 100.0 * a / b if b else float("nan")
-
     figures = [
         Figure("recognition", "dolcevita: per-card error (misread + missed)",
-               pct(tally["all", "wrong"], tally["all", "places"]), "%", on),
-        Figure("recognition", "dolcevita: misread cards", pct(tally["all", "misread"], tally["all", "places"]), "%", on),
-        Figure("recognition", "dolcevita: scenes read exactly right", pct(tally["all", "exact"], scenes), "%", on),
-        Figure("recognition", "dolcevita: scenes refused (no table found)", pct(tally["all", "refused"], scenes), "%",
+               percent(tally["all", "wrong"], tally["all", "places"]), "%", on),
+        Figure("recognition", "dolcevita: misread cards", percent(tally["all", "misread"], tally["all", "places"]), "%",
                on),
+        Figure("recognition", "dolcevita: scenes read exactly right", percent(tally["all", "exact"], scenes), "%", on),
+        *interval_figures("recognition", "dolcevita: scenes read exactly right", tally["all", "exact"], scenes, on),
+        Figure("recognition", "dolcevita: scenes refused (no table found)", percent(tally["all", "refused"], scenes),
+               "%", on),
         Figure("recognition", "dolcevita: per-card error, strict (a partly covered card at least 65 % shown unread "
-               "counts too)", pct(tally["all", "wrong"] + tally["all", "partial"], tally["all", "places"]), "%", on),
-        Figure("recognition", "dolcevita: scenes read exactly right, strict", pct(tally["all", "exact strict"], scenes),
+               "counts too)", percent(tally["all", "wrong"] + tally["all", "partial"], tally["all", "places"]), "%",
+               on),
+        Figure("recognition", "dolcevita: scenes read exactly right, strict",
+               percent(tally["all", "exact strict"], scenes),
                "%", on),
     ]
     for g in GROUPS:
         figures.append(Figure("recognition", f"dolcevita: per-card error, {g} places",
-                              pct(tally["all", f"wrong:{g}"], tally["all", f"places:{g}"]), "%",
+                              percent(tally["all", f"wrong:{g}"], tally["all", f"places:{g}"]), "%",
                               f"{on}; {tally['all', f'places:{g}']} {g} places"))
     for subset, what in (("sharp", "without motion blur"), ("blurred", "with the twin's motion blur")):
         n = tally[subset, "scenes"]
         sub_on = f"the {n} of those {scenes} renders {what}"
         figures += [
             Figure("recognition", f"dolcevita: per-card error, {subset} renders",
-                   pct(tally[subset, "wrong"], tally[subset, "places"]), "%", sub_on),
+                   percent(tally[subset, "wrong"], tally[subset, "places"]), "%", sub_on),
             Figure("recognition", f"dolcevita: scenes read exactly right, {subset} renders",
-                   pct(tally[subset, "exact"], n), "%", sub_on),
+                   percent(tally[subset, "exact"], n), "%", sub_on),
         ]
     figures += [
         Figure("recognition", "dolcevita: time per image (mean)", 1000 * sum(times) / len(times), "ms", on),

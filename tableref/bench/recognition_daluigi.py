@@ -34,7 +34,7 @@ import numpy as np
 from ..models.training.daluigi import TEST_SEED
 from ..rules.daluigi.observation import UNKNOWN, expected_labels
 from ..vision.recognise.common import RecognitionError
-from . import Figure
+from . import Figure, interval_figures, percent
 from .recognition import WHOLE_SHARE
 
 log = logging.getLogger(__name__)
@@ -158,30 +158,29 @@ def figures(tally: Counter, times: list[float], scenes: int, seed: int, cpu: lis
     on = (f"{scenes} fresh Da Luigi renders of the digital twin, 1280x720, seeds {seed}..{seed + scenes - 1} "
           "(never used in training)")
 
-    def pct(a: int, b: int) -> float:
-        return 100.0 * a / b if b else float("nan")
-
     return [
-        Figure("recognition", "daluigi: cube detection recall", pct(tally["detected"], tally["cubes"]), "%",
+        Figure("recognition", "daluigi: cube detection recall", percent(tally["detected"], tally["cubes"]), "%",
                f"{on}; {tally['cubes']} cubes on places the render shows whole, or partly and read"),
-        Figure("recognition", "daluigi: cube detection precision", pct(tally["detected"], tally["read cubes"]), "%",
+        Figure("recognition", "daluigi: cube detection precision", percent(tally["detected"], tally["read cubes"]), "%",
                f"{on}; {tally['read cubes']} cubes read"),
-        Figure("recognition", "daluigi: cube colour error", pct(tally["colour wrong"], tally["detected"]), "%",
+        Figure("recognition", "daluigi: cube colour error", percent(tally["colour wrong"], tally["detected"]), "%",
                f"{on}; {tally['detected']} cubes detected"),
-        Figure("recognition", "daluigi: guest card error", pct(tally["card wrong"], tally["cards"]), "%",
+        Figure("recognition", "daluigi: guest card error", percent(tally["card wrong"], tally["cards"]), "%",
                f"{on}; {tally['cards']} places showing a card or read as one"),
         Figure("recognition", "daluigi: count error (lemons, flowers, served, hand)",
-               pct(tally["count wrong"], tally["counts"]), "%", f"{on}; {tally['counts']} counts"),
-        Figure("recognition", "daluigi: scenes read exactly right", pct(tally["exact"], scenes), "%", on),
-        Figure("recognition", "daluigi: scenes refused (no table found)", pct(tally["refused"], scenes), "%", on),
+               percent(tally["count wrong"], tally["counts"]), "%", f"{on}; {tally['counts']} counts"),
+        Figure("recognition", "daluigi: scenes read exactly right", percent(tally["exact"], scenes), "%", on),
+        *interval_figures("recognition", "daluigi: scenes read exactly right", tally["exact"], scenes, on),
+        Figure("recognition", "daluigi: scenes refused (no table found)", percent(tally["refused"], scenes), "%", on),
         Figure("recognition", "daluigi: cube detection recall, strict (cubes on partly covered places left unknown "
-               "count as missed)", pct(tally["detected"], tally["cubes"] + tally["cubes partly"]), "%",
+               "count as missed)", percent(tally["detected"], tally["cubes"] + tally["cubes partly"]), "%",
                f"{on}; {tally['cubes'] + tally['cubes partly']} cubes on places the render shows half or more of"),
         Figure("recognition", "daluigi: guest card error, strict",
-               pct(tally["card wrong"] + tally["cards partly"], tally["cards"] + tally["cards partly"]), "%", on),
+               percent(tally["card wrong"] + tally["cards partly"], tally["cards"] + tally["cards partly"]), "%", on),
         Figure("recognition", "daluigi: count error, strict",
-               pct(tally["count wrong"] + tally["counts partly"], tally["counts"] + tally["counts partly"]), "%", on),
-        Figure("recognition", "daluigi: scenes read exactly right, strict", pct(tally["exact strict"], scenes), "%",
+               percent(tally["count wrong"] + tally["counts partly"], tally["counts"] + tally["counts partly"]), "%",
+               on),
+        Figure("recognition", "daluigi: scenes read exactly right, strict", percent(tally["exact strict"], scenes), "%",
                on),
         Figure("recognition", "daluigi: time per image (mean)", 1000 * sum(times) / max(len(times), 1), "ms", on),
         Figure("recognition", "daluigi: time per image (p95)",

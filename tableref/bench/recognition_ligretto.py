@@ -39,7 +39,7 @@ import numpy as np
 from ..models.training.ligretto import TEST_SEED
 from ..rules.ligretto.observation import cell_view
 from ..vision.recognise.common import RecognitionError
-from . import Figure
+from . import Figure, interval_figures, percent
 from .recognition import WHOLE_SHARE
 
 log = logging.getLogger(__name__)
@@ -238,37 +238,37 @@ def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, s
     untold_on = on.replace("told the number of players as the live referee tells it",
                            "not told the number of players (`tableref analyze` without --players)")
 
-    def pct(a: int, b: int) -> float:
-        return 100.0 * a / b if b else float("nan")
-
     out = [
         Figure("recognition", "ligretto: per-space error (cover and owner, colour, token: misread or missed)",
-               pct(tally["all", "wrong"], tally["all", "spaces"]), "%", on),
-        Figure("recognition", "ligretto: misread readings per space", pct(tally["all", "misread"],
+               percent(tally["all", "wrong"], tally["all", "spaces"]), "%", on),
+        Figure("recognition", "ligretto: misread readings per space", percent(tally["all", "misread"],
                                                                            tally["all", "spaces"]), "%", on),
-        Figure("recognition", "ligretto: boards read exactly right", pct(tally["all", "exact"], scenes), "%", on),
+        Figure("recognition", "ligretto: boards read exactly right", percent(tally["all", "exact"], scenes), "%", on),
+        *interval_figures("recognition", "ligretto: boards read exactly right", tally["all", "exact"], scenes, on),
         Figure("recognition", "ligretto: per-space error, players not told",
-               pct(tally["untold", "wrong"], tally["all", "spaces"]), "%", untold_on),
+               percent(tally["untold", "wrong"], tally["all", "spaces"]), "%", untold_on),
         Figure("recognition", "ligretto: boards read exactly right, players not told",
-               pct(tally["untold", "exact"], scenes), "%", untold_on),
+               percent(tally["untold", "exact"], scenes), "%", untold_on),
         Figure("recognition", "ligretto: scenes refused (no table or no board found)",
-               pct(tally["all", "refused"], scenes), "%", on),
+               percent(tally["all", "refused"], scenes), "%", on),
         Figure("recognition", "ligretto: per-space error, strict (a partly covered space at least 65 % shown "
-               "left unknown counts too)", pct(tally["all", "wrong strict"], tally["all", "spaces"]), "%", on),
-        Figure("recognition", "ligretto: boards read exactly right, strict", pct(tally["all", "exact strict"], scenes),
+               "left unknown counts too)", percent(tally["all", "wrong strict"], tally["all", "spaces"]), "%", on),
+        Figure("recognition", "ligretto: boards read exactly right, strict",
+               percent(tally["all", "exact strict"], scenes),
                "%", on),
         Figure("recognition", "ligretto: cards paired right (both halves plainly shown)",
-               pct(tally["all", "cards_paired"], tally["all", "cards"]), "%", f"{on}; {tally['all', 'cards']} cards"),
+               percent(tally["all", "cards_paired"], tally["all", "cards"]), "%",
+               f"{on}; {tally['all', 'cards']} cards"),
         Figure("recognition", "ligretto: start marks misread (free spaces plainly shown)",
-               pct(tally["all", "start_wrong"], tally["all", "start_firm"]), "%", on),
+               percent(tally["all", "start_wrong"], tally["all", "start_firm"]), "%", on),
     ]
     for subset, what in (("sharp", "without motion blur"), ("blurred", "with the twin's motion blur")):
         n = tally[subset, "scenes"]
         sub_on = f"the {n} of those {scenes} renders {what}"
         out += [Figure("recognition", f"ligretto: per-space error, {subset} renders",
-                       pct(tally[subset, "wrong"], tally[subset, "spaces"]), "%", sub_on),
+                       percent(tally[subset, "wrong"], tally[subset, "spaces"]), "%", sub_on),
                 Figure("recognition", f"ligretto: boards read exactly right, {subset} renders",
-                       pct(tally[subset, "exact"], n), "%", sub_on)]
+                       percent(tally[subset, "exact"], n), "%", sub_on)]
     out += [
         Figure("recognition", "ligretto: time per image (mean)", 1000 * sum(times) / len(times), "ms", on),
         Figure("recognition", "ligretto: time per image (p95)", 1000 * times[int(0.95 * (len(times) - 1))], "ms", on),
