@@ -241,8 +241,8 @@ def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, s
     out = [
         Figure("recognition", "ligretto: per-space error (cover and owner, colour, token: misread or missed)",
                percent(tally["all", "wrong"], tally["all", "spaces"]), "%", on),
-        Figure("recognition", "ligretto: misread readings per space", percent(tally["all", "misread"],
-                                                                           tally["all", "spaces"]), "%", on),
+        Figure("recognition", "ligretto: misread readings per space",
+               percent(tally["all", "misread"], tally["all", "spaces"]), "%", on),
         Figure("recognition", "ligretto: boards read exactly right", percent(tally["all", "exact"], scenes), "%", on),
         *interval_figures("recognition", "ligretto: boards read exactly right", tally["all", "exact"], scenes, on),
         Figure("recognition", "ligretto: per-space error, players not told",
