@@ -204,16 +204,15 @@ def trimmed_to_shape(kinds: np.ndarray, keep_r: tuple[int, int], keep_c: tuple[i
     on, off = (part != OFF) & (part != HIDDEN), part == OFF
     top, bottom, left, right = _blank_run(on), _blank_run(on[::-1]), _blank_run(on.T), _blank_run(on.T[::-1])
     (r0, r1), (c0, c1) = keep_r, keep_c
-    options = {}
+    options, all_off = {}, int(off.sum())
     for rows, cols in shapes:
         dr, dc = size[0] - rows, size[1] - cols
         if dr < 0 or dc < 0 or dr + dc > MAX_TRIM:
             continue
         for a in range(max(0, dr - bottom), min(dr, top) + 1):
             for c in range(max(0, dc - right), min(dc, left) + 1):
-                kept = np.zeros_like(on)
-                kept[a:size[0] - (dr - a), c:size[1] - (dc - c)] = True
-                options[(r0 + a, r1 - (dr - a)), (c0 + c, c1 - (dc - c))] = (dr + dc, -int(off[~kept].sum()))
+                dropped_off = all_off - int(off[a:size[0] - (dr - a), c:size[1] - (dc - c)].sum())
+                options[(r0 + a, r1 - (dr - a)), (c0 + c, c1 - (dc - c))] = (dr + dc, -dropped_off)
     if not options:
         return keep_r, keep_c
     ranked = sorted(options.items(), key=lambda o: o[1])
