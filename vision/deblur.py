@@ -80,9 +80,10 @@ class MotionBlur:
         return self.length_px >= MIN_LENGTH_PX and self.gain <= MIN_GAIN
 
     def to_json(self) -> dict:
-        """The measure as reported (``undone``: whether the image was deconvolved for it)."""
+        """The measure as reported (``moving``: :attr:`moving`; ``undone``: whether the image was
+        deconvolved for it)."""
         return {"length_px": self.length_px, "angle_deg": round(self.angle_deg, 1), "defocus_px": self.defocus_px,
-                "fit": round(self.gain, 3), "undone": self.moving}
+                "fit": round(self.gain, 3), "moving": self.moving, "undone": self.moving}
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,6 +16,33 @@ import click
 
 _GAMES = ("dolcevita", "ligretto", "daluigi")
 
+#: A motion blur at least this long (px, as the markers measure it: 3, 5, 7, ...) gets a note on
+#: standard error. Scenes read exactly right, by the blur measured (docs/benchmarks.md,
+#: "Motion blur"): Dolce Vita validation renders 2000200..2000599 still 268 of 298, 3 px 14 of
+#: 17, 5 px 24 of 34, 7 px 23 of 48; Ligretto test renders 3000000..3002399 still 1,896 of
+#: 1,967, 3 px 60 of 61, 5 px 127 of 139, 7 px 194 of 214.
+BLUR_NOTE_PX = 5.0
+
+
+def blur_note(image: Path, reading: dict) -> str | None:
+    """The note for a reading (its JSON) whose photograph the markers show smeared by a motion
+    blur of at least :data:`BLUR_NOTE_PX`; None for a still one."""
+    blur = reading.get("motion_blur")
+    if not blur or not blur["moving"] or blur["length_px"] < BLUR_NOTE_PX:
+        return None
+    done = "undone before reading" if blur["undone"] else "too short to undo"
+    return (f"note: {image.name} is smeared by motion (a blur of {blur['length_px']:g} px measured on the table "
+            f"markers, {done}); a blurred photograph reads less surely, so hold the camera still or mount it "
+            "above the table")
+
+
+def _print(image: Path, reading: dict) -> None:
+    """Print ``reading`` as JSON, with a note on standard error where the photograph is blurred."""
+    click.echo(json.dumps(reading, indent=2))
+    note = blur_note(image, reading)
+    if note is not None:
+        click.echo(note, err=True)
+
 
 @click.command("analyze")
 @click.argument("image", type=click.Path(dir_okay=False, path_type=Path))
@@ -37,10 +64,10 @@ def command(image: Path, game: str, profile: Path | None, players: int | None, a
     prof = load_profile(profile) if profile is not None else None
     picture = read_image(image)
     if game == "ligretto":
-        _ligretto(picture, prof, players, annotate)
+        _ligretto(image, picture, prof, players, annotate)
         return
     if game == "daluigi":
-        _daluigi(picture, prof, players, annotate)
+        _daluigi(image, picture, prof, players, annotate)
         return
     locate_dolcevita(picture, prof)  # refuses bad input before any model is loaded
     # read() locates the table again: the view it finds itself it may refine (a table's unmeasured
@@ -48,10 +75,10 @@ def command(image: Path, game: str, profile: Path | None, players: int | None, a
     result = DolceVitaRecogniser.open(profile=prof).read(picture, prof, players)
     if annotate is not None:
         write_image(annotate, draw(picture, result))
-    click.echo(json.dumps(result.to_json(), indent=2))
+    _print(image, result.to_json())
 
 
-def _ligretto(picture, prof, players: int | None, annotate: Path | None) -> None:
+def _ligretto(image: Path, picture, prof, players: int | None, annotate: Path | None) -> None:
     """Ligretto: every board space read (cover, owner, colour, token), the cards paired, and
     the rules' observation; with ``players``, only the border styles they play."""
     from ..vision.imageio import write_image
@@ -63,10 +90,10 @@ def _ligretto(picture, prof, players: int | None, annotate: Path | None) -> None
     reading = LigrettoRecogniser.open(profile=prof).read(picture, prof, players)
     if annotate is not None:
         write_image(annotate, draw(picture, reading))
-    click.echo(json.dumps(reading.to_json(), indent=2))
+    _print(image, reading.to_json())
 
 
-def _daluigi(picture, prof, players: int | None, annotate: Path | None) -> None:
+def _daluigi(image: Path, picture, prof, players: int | None, annotate: Path | None) -> None:
     """Da Luigi: the marketplace, every ristorante and the piles, as the rules' observation."""
     from ..vision.imageio import write_image
     from ..vision.recognise.daluigi import DaLuigiRecogniser, locate_daluigi
@@ -77,4 +104,4 @@ def _daluigi(picture, prof, players: int | None, annotate: Path | None) -> None:
     result = DaLuigiRecogniser.open(profile=prof).read(picture, prof, players, view)
     if annotate is not None:
         write_image(annotate, draw(picture, result.observation, result.places_px))
-    click.echo(json.dumps(result.to_json(), indent=2))
+    _print(image, result.to_json())
