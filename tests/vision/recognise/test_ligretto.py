@@ -17,8 +17,8 @@ from tableref.vision.recognise.common import RecognitionError, ZonesError
 from tableref.vision.recognise.cover import COVER_LABELS
 from tableref.vision.recognise.ligretto import LigrettoRecogniser
 from tableref.vision.recognise.ligretto_board import LigrettoZones, find_board, locate_ligretto, zones_for
-from tableref.vision.recognise.ligretto_labels import (BORDERS_PREPROCESSING, CELL_LABELS, PREPROCESSING, SEAM_LABELS,
-                                                       TOKEN_LABELS)
+from tableref.vision.recognise.ligretto_labels import (BORDERS_PREPROCESSING, BORDERS_SMALL_PREPROCESSING, CELL_LABELS,
+                                                       PREPROCESSING, SEAM_LABELS, TOKEN_LABELS)
 
 _PLAIN_CENTRED = AlignedLattice.centred
 
@@ -135,7 +135,7 @@ def _quads_and_index(image):
 
 @pytest.mark.parametrize("name, labels, preprocessing", [
     ("ligretto-cells", CELL_LABELS, PREPROCESSING), ("ligretto-cells-b", CELL_LABELS, PREPROCESSING),
-    ("ligretto-tokens", TOKEN_LABELS, PREPROCESSING), ("ligretto-borders", tuple(BORDERS), BORDERS_PREPROCESSING),
+    ("ligretto-tokens", TOKEN_LABELS, PREPROCESSING), ("ligretto-borders", tuple(BORDERS), BORDERS_SMALL_PREPROCESSING),
     ("ligretto-borders-b", tuple(BORDERS), BORDERS_PREPROCESSING),
     ("ligretto-hidden", COVER_LABELS, PREPROCESSING), ("ligretto-seams", SEAM_LABELS, BORDERS_PREPROCESSING),
 ])
