@@ -20,7 +20,7 @@ _GAMES = ("dolcevita", "ligretto", "daluigi")
 #: standard error. Scenes read exactly right, by the blur measured (docs/benchmarks.md,
 #: "Motion blur"): Dolce Vita validation renders 2000200..2000599 still 268 of 298, 3 px 14 of
 #: 17, 5 px 24 of 34, 7 px 23 of 48; Ligretto test renders 3000000..3002399 still 1,896 of
-#: 1,967, 3 px 60 of 61, 5 px 127 of 139, 7 px 194 of 214.
+#: 1,967, 3 px 60 of 61, 5 px 127 of 139, 7 px 194 of 214 (the code and models of 7625f72).
 BLUR_NOTE_PX = 5.0
 
 
