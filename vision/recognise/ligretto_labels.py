@@ -12,6 +12,8 @@ side, from the two spaces cut as ``ligretto-borders`` cuts a card.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ...models.card import CropSettings, Preprocessing
@@ -60,8 +62,7 @@ BORDERS_PREPROCESSING = Preprocessing(input_size=(40, 80), colour="rgb", mean=(0
 #: The first card model's input: the same cut at about the size the renders show a card (28 x
 #: 56 px), whose training steps cost 0.6 of those at 40 x 80 (84 against 137 ms a step of 64 on
 #: 2026-12-07's machine), so that it learns from half as many renders again in the same time.
-BORDERS_SMALL_PREPROCESSING = Preprocessing(input_size=(32, 64), colour="rgb", mean=(0.5, 0.5, 0.5),
-                                            std=(0.25, 0.25, 0.25), crop=CropSettings(region="quad", margin=0.1))
+BORDERS_SMALL_PREPROCESSING = replace(BORDERS_PREPROCESSING, input_size=(32, 64))
 
 
 #: Each corner's next one, clockwise (``np.roll(q, -1, axis=0)``, without its overhead: a
