@@ -35,9 +35,15 @@ class Figure:
 Z95 = 1.959964
 
 
+def rate(part: float, whole: float, per: float) -> float:
+    """``part`` of ``whole`` per ``per`` of it (100: per cent); NaN when ``whole`` is 0
+    (nothing was measured)."""
+    return per * part / whole if whole else float("nan")
+
+
 def percent(part: int, whole: int) -> float:
-    """``part`` of ``whole`` in per cent; NaN when ``whole`` is 0 (nothing was measured)."""
-    return 100.0 * part / whole if whole else float("nan")
+    """``part`` of ``whole`` in per cent (:func:`rate` per 100)."""
+    return rate(part, whole, 100.0)
 
 
 def percent_interval(part: int, whole: int, z: float = Z95) -> tuple[float, float]:

@@ -24,7 +24,7 @@ from ..live.recognition import recogniser_for, tell_players
 from ..rules import game as rules_of
 from ..rules.errors import RulesError
 from ..vision.errors import VisionError
-from . import Figure, percent
+from . import Figure, percent, rate
 
 log = logging.getLogger(__name__)
 
@@ -124,14 +124,14 @@ def figures(game_name: str, outcomes: list[Outcome], settings) -> list[Figure]:
 
     seconds = sorted(o.seconds for o in outcomes) or [float("nan")]
     return [
-        Figure("flags", f"{game_name}: illegal placements flagged", percent(n["illegal:flagged"], n["illegal"]), "%",
-               on),
+        Figure("flags", f"{game_name}: illegal placements flagged",
+               percent(n["illegal:flagged"], n["illegal"]), "%", on),
         Figure("flags", f"{game_name}: flagged for the rule the demo broke",
                percent(n["right_rule"], n["illegal:flagged"]), "%", f"the flagged illegal placements of: {on}"),
         Figure("flags", f"{game_name}: flagged on the player who made the placement",
                percent(n["right_player"], n["illegal:flagged"]), "%", f"the flagged illegal placements of: {on}"),
         Figure("flags", f"{game_name}: false flags per {PER_LEGAL} legal placements",
-               PER_LEGAL * n["legal:flagged"] / n["legal"] if n["legal"] else float("nan"), "flags", on),
+               rate(n["legal:flagged"], n["legal"], PER_LEGAL), "flags", on),
         Figure("flags", f"{game_name}: placements not read, or read into an observation the referee refused",
                percent(n["illegal:unread"] + n["legal:unread"], len(outcomes)), "%", on),
         Figure("flags", f"{game_name}: recognition and referee per placement (mean)",

@@ -30,7 +30,7 @@ from ..rules import game as rules_of
 from ..rules.errors import RulesError
 from ..vision.errors import VisionError
 from ..vision.frame import Frame
-from . import Figure, percent
+from . import Figure, percent, rate
 from .flags import ILLEGAL_RATE, PER_LEGAL, PLACEMENTS
 
 log = logging.getLogger(__name__)
@@ -163,10 +163,9 @@ def figures(game_name: str, n: Counter, seconds: list[float], on: str) -> list[F
     """The benchmark's figures from a follower's tallies."""
     return [
         Figure("flags", f"{game_name} in sequence: illegal placements flagged",
-               percent(n["illegal:flagged"], n["illegal"]),
-               "%", on),
+               percent(n["illegal:flagged"], n["illegal"]), "%", on),
         Figure("flags", f"{game_name} in sequence: false flags per {PER_LEGAL} legal moves",
-               PER_LEGAL * n["legal:flagged"] / n["legal"] if n["legal"] else float("nan"), "flags", on),
+               rate(n["legal:flagged"], n["legal"], PER_LEGAL), "flags", on),
         Figure("flags", f"{game_name} in sequence: flags withdrawn", float(n["withdrawn"]), "flags", on),
         Figure("flags", f"{game_name} in sequence: accepted moves revised", float(n["revised"]), "revisions", on),
         Figure("flags", f"{game_name} in sequence: readings after which the state shows the table as the game has it",

@@ -255,8 +255,7 @@ def _figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, 
                "counts too)", percent(tally["all", "wrong"] + tally["all", "partial"], tally["all", "places"]), "%",
                on),
         Figure("recognition", "dolcevita: scenes read exactly right, strict",
-               percent(tally["all", "exact strict"], scenes),
-               "%", on),
+               percent(tally["all", "exact strict"], scenes), "%", on),
     ]
     for g in GROUPS:
         figures.append(Figure("recognition", f"dolcevita: per-card error, {g} places",

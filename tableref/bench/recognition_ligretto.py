@@ -254,8 +254,7 @@ def figures(tally: Counter, times: list[float], cpu: list[float], scenes: int, s
         Figure("recognition", "ligretto: per-space error, strict (a partly covered space at least 65 % shown "
                "left unknown counts too)", percent(tally["all", "wrong strict"], tally["all", "spaces"]), "%", on),
         Figure("recognition", "ligretto: boards read exactly right, strict",
-               percent(tally["all", "exact strict"], scenes),
-               "%", on),
+               percent(tally["all", "exact strict"], scenes), "%", on),
         Figure("recognition", "ligretto: cards paired right (both halves plainly shown)",
                percent(tally["all", "cards_paired"], tally["all", "cards"]), "%",
                f"{on}; {tally['all', 'cards']} cards"),

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tableref.bench import Z95, interval_figures, percent, percent_interval
+from tableref.bench import Z95, interval_figures, percent, percent_interval, rate
 from tableref.bench import recognition as dolcevita
 from tableref.bench import recognition_daluigi as daluigi
 from tableref.bench import recognition_ligretto as ligretto
@@ -23,8 +23,13 @@ def test_percent(part, whole, expected):
     assert percent(part, whole) == pytest.approx(expected)
 
 
+def test_a_rate_per_any_number():
+    assert rate(3, 600, 200) == pytest.approx(1.0)  # false flags per 200 legal placements
+    assert rate(1, 4, 100.0) == percent(1, 4)
+
+
 def test_percent_of_nothing_is_not_a_number():
-    assert math.isnan(percent(0, 0))
+    assert math.isnan(percent(0, 0)) and math.isnan(rate(0, 0, 200))
     assert all(math.isnan(x) for x in percent_interval(0, 0))
 
 
@@ -89,7 +94,7 @@ def test_each_game_reports_its_exact_scenes_with_their_interval():
             ("ligretto: boards read exactly right", 289,
              ligretto.figures(Counter({("all", "exact"): 289}), [0.1], [0.1], 300, 0)))
     for name, exact, figures in runs:
-        by_name = {f.name: f for f in figures}
+        by_name = _by_name(figures)
         assert by_name[name].value == pytest.approx(percent(exact, 300))
         assert (by_name[f"{name}, 95 % interval, low"].value,
                 by_name[f"{name}, 95 % interval, high"].value) == percent_interval(exact, 300)
