@@ -5,8 +5,8 @@ there is a flag), so what tells it from the bare field is its shading, its round
 its shadow, a few pixels in a view of the whole table. The spot classifier
 (:mod:`.daluigi`) learns order fields among every other spot of the table, of which they are a
 small share (about 470 cubes on order fields in 100 training renders, against some 15,000
-spots of all kinds kept); these recipes train classifiers on order fields alone, from almost
-six times as many renders as the spot classifier (2,400 against 420), with its labels for that
+spots of all kinds kept); these recipes train classifiers on order fields alone, from more
+than four times as many renders as the spot classifier (1,800 against 420), with its labels for that
 group (:data:`~tableref.vision.recognise.daluigi_labels.ALLOWED`).
 
 ``daluigi-dishes`` sees a field with 0.6 of it around on each side, so the fields above and
@@ -84,7 +84,7 @@ RECIPE_DISHES = register(replace(
     labels=LABELS,
     preprocessing=PREPROCESSING_DISHES,
     build=build,
-    samples=48_000,  # 2,400 renders (24,000 from 1,200 until 2026-12-07)
+    samples=36_000,  # 1,800 renders (24,000 from 1,200 until 2026-12-07)
     val_fraction=VAL_RATIO,
     settings={**RECIPE.settings, "epochs": 14},  # rendering and training within 20 minutes on 2 cores
     measured_on=(f"order fields of guest cards in renders of the digital twin (validation render seeds {VAL_SEED}..; "

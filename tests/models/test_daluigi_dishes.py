@@ -24,7 +24,7 @@ def test_the_recipes_read_order_fields_with_the_spot_classifiers_labels(name, ma
     assert recipe.labels == ALLOWED[DISH]
     assert recipe.preprocessing.input_size == PREPROCESSING.input_size and recipe.preprocessing.crop.margin == margin
     assert recipe.train_seed == daluigi_dishes.TRAIN_SEED and recipe.val_seed == daluigi.VAL_SEED
-    assert recipe.samples // daluigi_dishes.DISHES_PER_RENDER == 2400  # renders, validation ones included
+    assert recipe.samples // daluigi_dishes.DISHES_PER_RENDER == 1800  # renders, validation ones included
 
 
 def test_the_second_recipe_reads_as_the_spot_classifiers_cut():

@@ -336,8 +336,9 @@ def test_a_blurred_photograph_is_read_with_its_blur_undone(recogniser, monkeypat
     """Validation renders with the twin's motion blur (about 6 px): the blur is measured on the
     markers, reported, and undone before reading; so each reads exactly right, and not without
     (2000561, 2000726). 2000612, the case beside 2000726 with the order-field models before
-    2026-12-07 evening, now reads right either way (of the 15 renders of 2000450..2000749 read
-    exactly with a blur of 5.8 px or more, these two alone read wrong without undoing it)."""
+    2026-12-07 evening, is not read exactly either way with those of that evening (of the 15
+    renders of 2000450..2000749 with a blur of 5.8 px or more read exactly, these two alone are
+    read wrong without undoing it)."""
     import tableref.vision.recognise.daluigi as module
 
     shot = next(_shots([seed]))
