@@ -6,8 +6,8 @@ its shadow, a few pixels in a view of the whole table. The spot classifier
 (:mod:`.daluigi`) learns order fields among every other spot of the table, of which they are a
 small share (about 470 cubes on order fields in 100 training renders, against some 15,000
 spots of all kinds kept); these recipes train classifiers on order fields alone, from more
-than four times as many renders as the spot classifier (1,800 against 420), with its labels for that
-group (:data:`~tableref.vision.recognise.daluigi_labels.ALLOWED`).
+than four times as many renders as the spot classifier (1,800 against 420), with its labels
+for that group (:data:`~tableref.vision.recognise.daluigi_labels.ALLOWED`).
 
 ``daluigi-dishes`` sees a field with 0.6 of it around on each side, so the fields above and
 below it show: a die beside the bare field printed in its colour is told by the difference.
