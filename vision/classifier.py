@@ -91,6 +91,25 @@ def session_options(threads: int | None = None) -> ort.SessionOptions:
     return opts
 
 
+def read_model(card_path: str | Path) -> tuple[ModelCard, bytes, Path]:
+    """The card at ``card_path``, the bytes of the ``.onnx`` file it names (beside it) and that
+    file's path.
+
+    Raises
+    ------
+    ModelError
+        When the card is invalid or the model file is missing or unreadable.
+    """
+    card = load_card(card_path)
+    model_path = Path(card_path).with_name(card.file)
+    if not model_path.is_file():
+        raise ModelError(f"model file {str(model_path)!r} named by card {card.name!r} does not exist")
+    try:
+        return card, model_path.read_bytes(), model_path
+    except OSError as exc:
+        raise ModelError(f"model file {str(model_path)!r} cannot be read: {exc}") from None
+
+
 def load_session(card: ModelCard, model_bytes: bytes, source: str = "model",
                  threads: int | None = None) -> ort.InferenceSession:
     """An onnxruntime session of ``model_bytes``, after checking they are the model ``card`` names.
@@ -138,14 +157,7 @@ class Classifier:
     @classmethod
     def open(cls, card_path: str | Path, threads: int | None = None) -> Classifier:
         """Open the model described by the card at ``card_path`` (the ``.onnx`` lies beside it)."""
-        card = load_card(card_path)
-        model_path = Path(card_path).with_name(card.file)
-        if not model_path.is_file():
-            raise ModelError(f"model file {str(model_path)!r} named by card {card.name!r} does not exist")
-        try:
-            data = model_path.read_bytes()
-        except OSError as exc:
-            raise ModelError(f"model file {str(model_path)!r} cannot be read: {exc}") from None
+        card, data, model_path = read_model(card_path)
         return cls(card, data, str(model_path), threads)
 
     def _check_io(self, source: str) -> None:

@@ -161,21 +161,8 @@ def _train(model, photos, images, settings: DiceTrainSettings, rng,
 
 def export_onnx(model) -> bytes:
     """The detector as ONNX bytes (opset 17), input (batch, 3, H, W) -> maps (batch, 5, H/4, W/4)."""
-    import io
-    import warnings
-    torch = require_torch()
-    from .export import OPSET
-    model.eval()
-    dummy = torch.zeros((1, 3, *PREPROCESSING.input_size), dtype=torch.float32)
-    buffer = io.BytesIO()
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=DeprecationWarning)
-        warnings.filterwarnings("ignore", category=UserWarning)
-        torch.onnx.export(model, (dummy,), buffer, opset_version=OPSET, dynamo=False,
-                          input_names=["input"], output_names=["maps"],
-                          dynamic_axes={"input": {0: "batch", 2: "height", 3: "width"},
-                                        "maps": {0: "batch", 2: "map_height", 3: "map_width"}})
-    return buffer.getvalue()
+    from .export import export_map_onnx
+    return export_map_onnx(model, PREPROCESSING.input_size, "maps")
 
 
 def _check_agreement(model, detector: DiceDetector, tensors: list[np.ndarray]) -> float:

@@ -26,15 +26,29 @@ def export_onnx(model, prep: Preprocessing) -> bytes:
     Uses PyTorch's TorchScript-based exporter (the newer one needs onnxscript, which the
     ``train`` extra does not carry); its deprecation notice is silenced here only.
     """
+    return _export(model, prep.input_shape(batch=2), OUTPUT_NAME, {INPUT_NAME: {0: "batch"}, OUTPUT_NAME: {0: "batch"}})
+
+
+def export_map_onnx(model, input_size: tuple[int, int], output_name: str) -> bytes:
+    """A fully convolutional model as ONNX bytes (opset 17): input (batch, 3, H, W) of any size
+    (``input_size``, (height, width), only for tracing) -> maps (batch, C, h, w) named
+    ``output_name``."""
+    return _export(model, (1, 3, *input_size), output_name,
+                   {INPUT_NAME: {0: "batch", 2: "height", 3: "width"},
+                    output_name: {0: "batch", 2: "map_height", 3: "map_width"}})
+
+
+def _export(model, input_shape: tuple[int, ...], output_name: str, dynamic_axes: dict) -> bytes:
+    """``model`` traced on zeros of ``input_shape`` and exported to ONNX bytes (TorchScript
+    exporter, its deprecation notice silenced here only)."""
     model.eval()
-    dummy = torch.zeros(prep.input_shape(batch=2), dtype=torch.float32)
+    dummy = torch.zeros(input_shape, dtype=torch.float32)
     buffer = io.BytesIO()
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=DeprecationWarning)
         warnings.filterwarnings("ignore", category=UserWarning)
         torch.onnx.export(model, (dummy,), buffer, opset_version=OPSET, dynamo=False,
-                          input_names=[INPUT_NAME], output_names=[OUTPUT_NAME],
-                          dynamic_axes={INPUT_NAME: {0: "batch"}, OUTPUT_NAME: {0: "batch"}})
+                          input_names=[INPUT_NAME], output_names=[output_name], dynamic_axes=dynamic_axes)
     return buffer.getvalue()
 
 

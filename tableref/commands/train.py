@@ -14,6 +14,9 @@ DEFAULT_OUT = Path(models.__file__).resolve().parent
 #: Models trained on labelled real photos (--data) rather than by a recipe.
 PHOTO_MODELS = {"dice-detector": "dice boxes in ordinary photos (trained on the tune half of --data)",
                 "dice-verifier": "die-or-not check of dice-detector's proposals (run after dice-detector)"}
+#: Models that map a whole photograph rather than classify crops, trained by their own loop.
+MAP_MODELS = {"daluigi-cover-map": "which pixels of a Da Luigi photo a hand or an object covers (a map)",
+              "daluigi-cover-map-b": "the second cover map, trained on other renders (run after daluigi-cover-map)"}
 #: Where the labelled dice photos lie in a checkout with shared/ beside it.
 DEFAULT_DICE_DATA = DEFAULT_OUT.parent.parent / "shared" / "data" / "real" / "dice-photos"
 
@@ -39,8 +42,8 @@ def command(name: str | None, out: Path | None, epochs: int | None, max_steps: i
     if list_only:
         for recipe in recipes().values():
             click.echo(f"{recipe.name}\t{recipe.description}")
-        for photo_model, description in PHOTO_MODELS.items():
-            click.echo(f"{photo_model}\t{description}")
+        for other, description in {**PHOTO_MODELS, **MAP_MODELS}.items():
+            click.echo(f"{other}\t{description}")
         return
     if not name:
         raise click.UsageError("give --model NAME (or --list to see the recipes)")
@@ -52,7 +55,7 @@ def command(name: str | None, out: Path | None, epochs: int | None, max_steps: i
                         data is not None, progress=lambda text: click.echo(f"  {text}", err=True)):
             click.echo(line)
         return
-    recipe = get_recipe(name)
+    recipe = None if name in MAP_MODELS else get_recipe(name)
     from ..models.training import require_torch
     require_torch()
     out = out if out is not None else DEFAULT_OUT
@@ -64,6 +67,10 @@ def command(name: str | None, out: Path | None, epochs: int | None, max_steps: i
     def progress(epoch: int, steps: int, loss: float) -> None:
         click.echo(f"  epoch {epoch}: {steps} steps, mean loss {loss:.4f}", err=True)
 
+    if recipe is None:
+        _train_map(name, out, shlex.join(words), epochs, max_steps, samples, progress)
+        return
+
     result = run_recipe(recipe, out, shlex.join(words), epochs=epochs, max_steps=max_steps,
                         samples=samples, progress=progress)
     training = result.card.training
@@ -71,4 +78,19 @@ def command(name: str | None, out: Path | None, epochs: int | None, max_steps: i
                f"{training.val_samples} samples ({training.measured_on}); "
                f"{result.card.parameters} parameters; onnxruntime agrees with PyTorch within "
                f"{result.max_probability_diff:.1e}; {result.seconds:.1f} s")
+    click.echo(f"wrote {result.card_path.with_name(result.card.file)} and {result.card_path}")
+
+
+def _train_map(name: str, out: Path, command_line: str, epochs: int | None, max_steps: int | None, samples: int | None,
+               progress) -> None:
+    """Train the cover map (``--samples``: its training renders)."""
+    from ..models.training import cover_map
+
+    result = cover_map.train_cover_map(out, command_line, name=name, renders=samples or cover_map.RENDERS,
+                                       epochs=epochs or cover_map.EPOCHS, max_steps=max_steps, progress=progress)
+    training = result.card.training
+    click.echo(f"{result.card.name}: validation accuracy {training.val_accuracy:.4f} and IoU {result.iou:.3f} "
+               f"on {training.val_samples} map points ({training.measured_on}); {result.card.parameters} "
+               f"parameters; onnxruntime agrees with PyTorch within {result.max_map_diff:.1e}; "
+               f"{result.seconds:.1f} s")
     click.echo(f"wrote {result.card_path.with_name(result.card.file)} and {result.card_path}")

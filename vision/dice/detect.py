@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from ... import models
-from ...models.card import ModelCard, ModelError, load_card
-from ..classifier import Classifier, load_session
+from ...models.card import ModelCard, ModelError
+from ..classifier import Classifier, load_session, read_model
 from ..errors import VisionError
 from ..frame import check_bgr_image
 from .colour import COLOURS, name_colour
@@ -216,13 +216,7 @@ class DiceDetector:
     def open(cls, card_path: str | Path | None = None, threads: int | None = None) -> DiceDetector:
         """Open the model of the card at ``card_path`` (default: the shipped one)."""
         card_path = Path(card_path) if card_path is not None else DEFAULT_CARD
-        card = load_card(card_path)
-        model_path = card_path.with_name(card.file)
-        try:
-            data = model_path.read_bytes()
-        except OSError as exc:
-            raise ModelError(f"model file {str(model_path)!r} named by card {card.name!r} cannot be read: "
-                             f"{exc.strerror or exc}") from None
+        card, data, model_path = read_model(card_path)
         settings = load_settings(card_path.with_name(f"{card.name}{SETTINGS_SUFFIX}"))
         verifier = (Classifier.open(card_path.with_name(settings.verifier), threads)
                     if settings.verifier is not None else None)

@@ -24,6 +24,8 @@ from ...calibration.profile import Profile
 from ...rules.daluigi.catalogue import SLOTS, load_deck
 from ...rules.daluigi.observation import UNKNOWN, Item, Observation
 from ..classifier import Classifier
+from ..cover_map import MODEL_NAME as COVER_MAP_NAME
+from ..cover_map import CoverMapModel, covered_share
 from ..crop import crop_patches, in_image, to_tensor
 from ..deblur import MotionBlur
 from ..second_looks import with_second_looks
@@ -92,6 +94,13 @@ PILES = ("served", "hand")
 #: blur (cube precision 99.60 -> 99.56 %), 192 from 6 px (99.59 %); 2000750..2000899, 104,
 #: 105 (99.78 -> 99.73 %) and 108 (99.78 %).
 DEBLUR_FROM_PX = 6.0
+#: A spot of which the cover map (:mod:`~..cover_map`) finds at least this share covered is
+#: read as covered, whatever the classifiers made of it: a sleeve, a phone or the back of a hand
+#: over a row of dice or a market field looks much like the bare place beneath it in a spot's
+#: small patch, and was read as empty, surely. Strip headers, which tell how many play, are
+#: left to the classifier. Chosen on validation renders 2000450..2000749 (see
+#: docs/daluigi-recognition.md, Figures).
+COVER_MAP_AT = 0.65
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,7 +166,9 @@ class Spots:
     """Spots classified in one batch: each spot's probabilities over its group's labels.
 
     Every spot is cut by the shared crop, white-balanced by ``gains`` (as in training), and
-    classified; a spot reaching outside the image counts as covered. A row read up to its
+    classified; a spot reaching outside the image counts as covered, and so does one the cover
+    map ``cover`` (the photograph's, where given: :mod:`~..cover_map`) finds covered from
+    :data:`COVER_MAP_AT` (strip headers aside). A row read up to its
     first blank place (a supply's cubes: :data:`ROW_HEADS`) is classified
     beyond its first places only where none of those is blank or covered (the places after
     one would not change its reading), in a second batch. A spot read below
@@ -176,9 +187,13 @@ class Spots:
 
     def __init__(self, classifier: Classifier, image: np.ndarray, view: TableView, zones: Zones, spots: list[Spot],
                  gains: np.ndarray, second: Classifier | None = None, dishes: Classifier | None = None,
-                 second_dishes: Classifier | None = None):
-        self.spots = spots
+                 second_dishes: Classifier | None = None, cover: np.ndarray | None = None):
+        self.spots, self.cover = spots, cover
         self.quads_px = zones.spots_to_image(view, spots)
+        self._hidden = np.zeros(len(spots), bool)
+        if cover is not None and len(spots):
+            self._hidden = (covered_share(cover, self.quads_px, image.shape[1]) >= COVER_MAP_AT) & np.array(
+                [s.place.split(":")[0] != "strip" for s in spots])
         self._image, self._gains, self._classifier, self._second = image, gains, classifier, second
         self._dishes, self._second_dishes = dishes, second_dishes
         self._view, self._table = view, _UNMEASURED  # the table's look, measured when first needed
@@ -193,7 +208,7 @@ class Spots:
         self._classify([i for place, rows in self._by_place.items() if later.intersection(rows)
                         and not row_ends(self.of(place)) for i in rows if i in later])
         del (self._image, self._gains, self._classifier, self._second, self._dishes, self._second_dishes,
-             self._view, self._table, self._on_table, self._pile_head)
+             self._view, self._table, self._on_table, self._pile_head, self._hidden)
 
     def _classify(self, which: list[int]) -> None:
         if not which:
@@ -227,7 +242,7 @@ class Spots:
                 head[head] = plainly_not_table(patches[rows][head], self._table_look(), prep.crop.margin)
                 p[head, -1] += p[head, blank]
                 p[head, blank] = 0.0
-            p[~inside[rows]] = np.eye(len(allowed))[-1]  # off the image: covered
+            p[~inside[rows] | self._hidden[at]] = np.eye(len(allowed))[-1]  # off the image or under a cover
             p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
             for r, row in zip(rows, p):
                 self.probs[which[r]] = row
@@ -336,11 +351,14 @@ class DaLuigiRecogniser:
     second_dishes : Classifier, optional
         A second order-field classifier (:data:`~.daluigi_model.SECOND_DISH_MODEL_NAME`), asked
         about the fields ``dishes`` reads unsurely; only beside ``dishes``.
+    cover_map : CoverMapModel, optional
+        The cover map (:mod:`~..cover_map`): a spot it finds covered is read as covered.
     """
 
     def __init__(self, classifier: Classifier, zones: Zones | None = None, deck: str = "",
                  min_confidence: float = MIN_CONFIDENCE, second: Classifier | None = None,
-                 dishes: Classifier | None = None, second_dishes: Classifier | None = None):
+                 dishes: Classifier | None = None, second_dishes: Classifier | None = None,
+                 cover_map: CoverMapModel | None = None):
         missing = sorted(set(LABELS) - set(classifier.labels))
         if missing:
             raise RecognitionError(f"model {classifier.card.name!r} lacks Da Luigi labels {missing[:5]}")
@@ -353,6 +371,7 @@ class DaLuigiRecogniser:
             raise RecognitionError(f"model {second_dishes.card.name!r} is a second opinion on order fields, "
                                    "asked only beside a first order-field model")
         self.classifier, self.second, self.dishes, self.second_dishes = classifier, second, dishes, second_dishes
+        self.cover_map = cover_map
         self.zones = zones or zones_for(None)
         self.cards = CardTable.of(load_deck(deck))
         self.min_confidence = min_confidence
@@ -364,12 +383,16 @@ class DaLuigiRecogniser:
         :func:`~.common.model_card_path`) with the zones of ``profile``; the second and the
         order-field classifier where their cards lie beside the first's
         (:func:`~.common.open_second_model`), and the second order-field classifier beside
-        the first."""
+        the first; the cover map beside the first, else the shipped one (a hand over the table
+        looks the same whatever the set, so no enrolment adapts it)."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
         dishes = open_second_model(first, DISH_MODEL_NAME)
+        cover = next((c for c in (first.with_name(f"{COVER_MAP_NAME}.card.json"),
+                                  MODELS_DIR / f"{COVER_MAP_NAME}.card.json") if c.is_file()), None)
         return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME),
                    dishes=dishes,
-                   second_dishes=open_second_model(first, SECOND_DISH_MODEL_NAME) if dishes is not None else None)
+                   second_dishes=open_second_model(first, SECOND_DISH_MODEL_NAME) if dishes is not None else None,
+                   cover_map=CoverMapModel.open(cover) if cover is not None else None)
 
     def read(self, image: np.ndarray, profile: Profile | None = None, players: int | None = None,
              view: TableView | None = None) -> Recognition:
@@ -399,8 +422,9 @@ class DaLuigiRecogniser:
             raise RecognitionError(f"a Da Luigi table of {width:.0f} x {depth:.0f} mm is laid out "
                                    f"for {' or '.join(map(str, counts))} players, not {players}")
         gains = gains_for(image, view, profile.colour_references if profile is not None else None)
+        cover = self.cover_map.predict(image) if self.cover_map is not None else None
         read = Spots(self.classifier, image, view, self.zones, self._spots(max(counts)), gains, self.second, self.dishes,
-                     self.second_dishes)
+                     self.second_dishes, cover)
         strips = [float(read.of(f"strip:{p}")[:, 0].mean()) for p in range(min(counts))]
         if max(strips) < STRIP_SHOWS:
             raise RecognitionError("the table markers are there but no Da Luigi ristorante strip shows where the "
@@ -525,7 +549,7 @@ class DaLuigiRecogniser:
             seat = self.zones.seats(max(self.zones.player_counts(view.table_mm)))[p]
             longer = [s for n in range(full + 1, self.zones.data[pile]["max"] + 1)
                       for s in self.zones.edge_spots(pile, f"{n}", seat, n, n + 1)]
-            more = Spots(self.classifier, image, view, self.zones, longer, gains, self.second)
+            more = Spots(self.classifier, image, view, self.zones, longer, gains, self.second, cover=read.cover)
             for n in range(full + 1, self.zones.data[pile]["max"] + 1):
                 scores[n] = pile_score(more.of(f"{n}"), n)
             best = max(scores, key=scores.get)

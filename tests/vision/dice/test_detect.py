@@ -89,7 +89,7 @@ SETTINGS = f"dice-detector{SETTINGS_SUFFIX}"
 
 @pytest.mark.parametrize("spoil, error, message", [
     (lambda d: (d / "dice-detector.onnx").write_bytes(b"xx"), ModelError, "does not match its card"),
-    (lambda d: (d / "dice-detector.onnx").unlink(), ModelError, "cannot be read"),
+    (lambda d: (d / "dice-detector.onnx").unlink(), ModelError, "does not exist"),
     (lambda d: (d / SETTINGS).unlink(), ModelError, "do not exist"),
     (lambda d: (d / SETTINGS).write_text("{}"), ModelError, "exactly"),
     (lambda d: (d / SETTINGS).write_text(json.dumps({"min_confidence": 2, "nms_iou": 0.3, "max_dice": 5,

@@ -106,7 +106,8 @@ class Counting:
 
 def test_the_second_order_field_model_is_asked_only_where_the_first_is_unsure(recogniser, shots):
     first, second = Counting(recogniser.dishes), Counting(recogniser.second_dishes)
-    both = DaLuigiRecogniser(recogniser.classifier, second=recogniser.second, dishes=first, second_dishes=second)
+    both = DaLuigiRecogniser(recogniser.classifier, second=recogniser.second, dishes=first, second_dishes=second,
+                             cover_map=recogniser.cover_map)
     for s in shots[:5]:
         try:
             assert both.read(s.image).observation == recogniser.read(s.image).observation
@@ -204,7 +205,8 @@ def test_rows_classified_past_their_first_places_only_where_needed_read_the_same
 def test_the_order_field_model_reads_the_guest_cards_alone(recogniser, readings):
     """Without the order-field model the same photographs read the same everywhere but on the
     guest cards (their order fields tell which card lies there, too), and there not always."""
-    plain = DaLuigiRecogniser(recogniser.classifier, recogniser.zones, second=recogniser.second)
+    plain = DaLuigiRecogniser(recogniser.classifier, recogniser.zones, second=recogniser.second,
+                              cover_map=recogniser.cover_map)
     changed = Counter()
     for shot, got in readings:
         if got is None:
