@@ -15,8 +15,7 @@ DEFAULT_OUT = Path(models.__file__).resolve().parent
 PHOTO_MODELS = {"dice-detector": "dice boxes in ordinary photos (trained on the tune half of --data)",
                 "dice-verifier": "die-or-not check of dice-detector's proposals (run after dice-detector)"}
 #: Models that map a whole photograph rather than classify crops, trained by their own loop.
-MAP_MODELS = {"daluigi-cover-map": "which pixels of a Da Luigi photo a hand or an object covers (a map)",
-              "daluigi-cover-map-b": "the second cover map, trained on other renders (run after daluigi-cover-map)"}
+MAP_MODELS = {"daluigi-cover-map": "which pixels of a Da Luigi photo a hand or an object covers (a map)"}
 #: Where the labelled dice photos lie in a checkout with shared/ beside it.
 DEFAULT_DICE_DATA = DEFAULT_OUT.parent.parent / "shared" / "data" / "real" / "dice-photos"
 
@@ -68,7 +67,7 @@ def command(name: str | None, out: Path | None, epochs: int | None, max_steps: i
         click.echo(f"  epoch {epoch}: {steps} steps, mean loss {loss:.4f}", err=True)
 
     if recipe is None:
-        _train_map(name, out, shlex.join(words), epochs, max_steps, samples, progress)
+        _train_map(out, shlex.join(words), epochs, max_steps, samples, progress)
         return
 
     result = run_recipe(recipe, out, shlex.join(words), epochs=epochs, max_steps=max_steps,
@@ -81,12 +80,12 @@ def command(name: str | None, out: Path | None, epochs: int | None, max_steps: i
     click.echo(f"wrote {result.card_path.with_name(result.card.file)} and {result.card_path}")
 
 
-def _train_map(name: str, out: Path, command_line: str, epochs: int | None, max_steps: int | None, samples: int | None,
+def _train_map(out: Path, command_line: str, epochs: int | None, max_steps: int | None, samples: int | None,
                progress) -> None:
     """Train the cover map (``--samples``: its training renders)."""
     from ..models.training import cover_map
 
-    result = cover_map.train_cover_map(out, command_line, name=name, renders=samples or cover_map.RENDERS,
+    result = cover_map.train_cover_map(out, command_line, renders=samples or cover_map.RENDERS,
                                        epochs=epochs or cover_map.EPOCHS, max_steps=max_steps, progress=progress)
     training = result.card.training
     click.echo(f"{result.card.name}: validation accuracy {training.val_accuracy:.4f} and IoU {result.iou:.3f} "
