@@ -383,8 +383,8 @@ class DaLuigiRecogniser:
         :func:`~.common.model_card_path`) with the zones of ``profile``; the second and the
         order-field classifier where their cards lie beside the first's
         (:func:`~.common.open_second_model`), and the second order-field classifier beside
-        the first; the cover map beside the first, else the shipped one (a hand over the table
-        looks the same whatever the set, so no enrolment adapts it)."""
+        the first; the cover map beside the first, else the shipped one (no enrolment adapts
+        it: docs/daluigi-recognition.md says what that means for a real set)."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
         dishes = open_second_model(first, DISH_MODEL_NAME)
         cover = next((c for c in (first.with_name(f"{COVER_MAP_NAME}.card.json"),
