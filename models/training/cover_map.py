@@ -4,10 +4,10 @@ The network (:class:`CoverNet`, about 63,000 parameters) reads a whole photograp
 320 pixels across (:func:`~tableref.vision.cover_map.to_input`) and gives a logit per point of a
 map at half that scale. Its target is the share of each map point's pixels that the twin's hands,
 arms, sleeves and objects cover (:func:`~.daluigi_renders.foreign_mask`, the mask by which the
-twin's truth decides what shows), so the map learns exactly what the benchmark calls hidden.
-Three stride-2 stages, four dilated convolutions at an eighth of the input (a view about 240
-photograph pixels wide: an arm is told by where it runs, not by a patch of its colour), and
-two stages back up with the earlier stages' maps beside them.
+twin's truth decides what shows), the mask by which the benchmark's hidden places are measured.
+Three stride-2 stages, four dilated convolutions at an eighth of the input (each map point sees
+about 250 of the input's 320 pixels across: an arm is told by where it runs, not by a patch of
+its colour), and two stages back up with the earlier stages' maps beside them.
 
 Data: the Da Luigi renders cached for the order-field models (:mod:`.daluigi_renders`, training
 seeds :data:`TRAIN_SEED`..), validation renders :data:`VAL_SEED`.. (never trained on), each seen
