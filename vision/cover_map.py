@@ -7,9 +7,9 @@ reported unknown, never guessed). What lies over a place is plainer at the scale
 photograph: an arm runs in from the table's edge, a phone is a rectangle of its own colour. A
 small fully convolutional network (``daluigi-cover-map``, trained on the digital twin's renders
 against the mask of pixels its hands and objects cover:
-:mod:`tableref.models.training.cover_map`) reads the photograph scaled to
-:data:`WIDTH` pixels across and gives, on a grid of half that scale, the probability that each
-point is covered.
+:mod:`tableref.models.training.cover_map`) reads the photograph scaled to its card's input
+width (320 pixels across, the height by the photograph's aspect: :func:`input_size`) and gives,
+on a grid of half that scale, the probability that each point is covered.
 
 :func:`covered_share` turns the map into the covered share of any quadrilateral of the
 photograph (a recogniser's spots), sampled on a grid of points inside it. Pure functions over
