@@ -129,6 +129,27 @@ def load_session(card: ModelCard, model_bytes: bytes, source: str = "model",
         raise ModelError(f"{source} cannot be loaded by onnxruntime: {str(exc).splitlines()[0][:300]}") from None
 
 
+def load_map_session(card: ModelCard, model_bytes: bytes, labels: tuple[str, ...], kind: str,
+                     source: str = "model", threads: int | None = None) -> tuple[ort.InferenceSession, str]:
+    """The session of a network that maps a whole photograph (one 4-D input, one output) and its
+    input's name, after checking that ``card`` has ``labels`` (``kind`` names the network in
+    messages) and that the bytes are the model it names (:func:`load_session`).
+
+    Raises
+    ------
+    ModelError
+        When the labels differ, the bytes do not match the card or cannot be loaded, or the
+        network does not have one 4-D input and one output.
+    """
+    if tuple(card.labels) != labels:
+        raise ModelError(f"{source}: a {kind}'s card must have labels {list(labels)}, got {list(card.labels)}")
+    session = load_session(card, model_bytes, source, threads)
+    inputs, outputs = session.get_inputs(), session.get_outputs()
+    if len(inputs) != 1 or len(outputs) != 1 or len(inputs[0].shape) != 4:
+        raise ModelError(f"{source} must have one 4-D input and one output")
+    return session, inputs[0].name
+
+
 class Classifier:
     """An ONNX classifier bound to its model card.
 

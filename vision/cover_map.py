@@ -24,8 +24,8 @@ import cv2
 import numpy as np
 
 from .. import models
-from ..models.card import ModelCard, ModelError
-from .classifier import load_session, read_model
+from ..models.card import ModelCard, ModelError, Preprocessing
+from .classifier import load_map_session, read_model
 from .frame import check_bgr_image
 
 MODEL_NAME = "daluigi-cover-map"
@@ -55,10 +55,10 @@ def map_size(input_hw: tuple[int, int]) -> tuple[int, int]:
     return tuple(int(np.ceil(side * MAP_SCALE)) for side in input_hw)
 
 
-def to_input(image: np.ndarray, card: ModelCard) -> np.ndarray:
-    """(1, 3, H, W) float32 network input of a BGR photograph, as ``card``'s preprocessing
-    says (its input width; colour order and normalisation). Training uses it too."""
-    prep = card.preprocessing
+def to_input(image: np.ndarray, prep: Preprocessing) -> np.ndarray:
+    """(1, 3, H, W) float32 network input of a BGR photograph, as the model card's
+    preprocessing ``prep`` says (its input width; colour order and normalisation). Training
+    uses it too."""
     h, w = input_size(image.shape, prep.input_size[1])
     small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
     if prep.colour == "rgb":
@@ -96,13 +96,7 @@ class CoverMapModel:
     """
 
     def __init__(self, card: ModelCard, model_bytes: bytes, source: str = "model", threads: int | None = None):
-        if tuple(card.labels) != LABELS:
-            raise ModelError(f"{source}: a cover map's card must have labels {list(LABELS)}, got {list(card.labels)}")
-        self._session = load_session(card, model_bytes, source, threads)
-        inputs, outputs = self._session.get_inputs(), self._session.get_outputs()
-        if len(inputs) != 1 or len(outputs) != 1 or len(inputs[0].shape) != 4:
-            raise ModelError(f"{source} must have one 4-D input and one output")
-        self._input_name = inputs[0].name
+        self._session, self._input_name = load_map_session(card, model_bytes, LABELS, "cover map", source, threads)
         self.card, self.source = card, source
 
     @classmethod
@@ -129,4 +123,4 @@ class CoverMapModel:
         """(h, w) float32: each map point's probability of being covered, for a BGR photograph
         (the map spans the whole photograph, :data:`MAP_SCALE` points per input pixel)."""
         check_bgr_image(image, "photo")
-        return self.run(to_input(image, self.card))[0]
+        return self.run(to_input(image, self.card.preprocessing))[0]

@@ -90,21 +90,14 @@ def target(foreign: np.ndarray, map_shape: tuple[int, int]) -> np.ndarray:
     return cv2.resize(foreign.astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
 
 
-def _card_stub() -> ModelCard:
-    """A card carrying :data:`PREPROCESSING`, for :func:`~tableref.vision.cover_map.to_input`."""
-    record = TrainingRecord(TRAIN_SEED, VAL_SEED, 0.0, 1, "-", _dt.date.today().isoformat(), "-")
-    return ModelCard(MODEL_NAME, LABELS, PREPROCESSING, record, f"{MODEL_NAME}{MODEL_SUFFIX}", "0" * 64, 1)
-
-
 def dataset(seeds: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Inputs (N, 3, H, W) and targets (N, 1, H/2, W/2) of the cached renders of ``seeds``
     (rendered first where missing)."""
     daluigi_renders.fill(seeds)
-    stub = _card_stub()
     xs, ys = [], []
     for seed in seeds:
         r = daluigi_renders.load(seed)
-        x = to_input(r.image, stub)[0]
+        x = to_input(r.image, PREPROCESSING)[0]
         xs.append(x)
         ys.append(target(r.foreign, map_size(x.shape[1:]))[None])
     return np.stack(xs), np.stack(ys)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ... import models
 from ...models.card import ModelCard, ModelError
-from ..classifier import Classifier, load_session, read_model
+from ..classifier import Classifier, load_map_session, read_model
 from ..errors import VisionError
 from ..frame import check_bgr_image
 from .colour import COLOURS, name_colour
@@ -198,13 +198,8 @@ class DiceDetector:
 
     def __init__(self, card: ModelCard, model_bytes: bytes, settings: DetectorSettings = DetectorSettings(),
                  source: str = "model", verifier: Classifier | None = None, threads: int | None = None):
-        if tuple(card.labels) != LABELS:
-            raise ModelError(f"{source}: a dice detector's card must have labels {list(LABELS)}, got {list(card.labels)}")
-        self._session = load_session(card, model_bytes, source, threads)
-        inputs, outputs = self._session.get_inputs(), self._session.get_outputs()
-        if len(inputs) != 1 or len(outputs) != 1 or len(inputs[0].shape) != 4:
-            raise ModelError(f"{source} must have one 4-D input and one output")
-        self._input_name = inputs[0].name
+        self._session, self._input_name = load_map_session(card, model_bytes, LABELS, "dice detector", source,
+                                                           threads)
         if (settings.verifier is None) != (verifier is None):
             raise ModelError(f"{source}: settings name verifier {settings.verifier!r} but "
                              f"{'none' if verifier is None else 'one'} was given")

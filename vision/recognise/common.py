@@ -182,6 +182,13 @@ def model_card_path(name: str, model_dir: str | Path | None, profile: Profile | 
     return adapted if adapted is not None else shipped / f"{name}.card.json"
 
 
+def card_beside(first: Path, name: str, shipped: Path | None = None) -> Path | None:
+    """The card of model ``name`` beside the card ``first``, else (with ``shipped``) beside
+    that; None where neither folder holds it (:func:`open_second_model`)."""
+    cards = [beside.with_name(f"{name}.card.json") for beside in (first, shipped) if beside is not None]
+    return next((card for card in cards if card.is_file()), None)
+
+
 def open_second_model(first: Path, name: str, shipped: Path | None = None) -> Classifier | None:
     """The second model ``name`` whose card lies beside the first model's card ``first`` (in
     the same folder: the shipped models, a given folder, or the models adapted to a profile's
@@ -190,8 +197,8 @@ def open_second_model(first: Path, name: str, shipped: Path | None = None) -> Cl
     user's own set, say by an enrolment made before the game had a second model) would pull the
     reading back towards what the first was adapted away from; ``shipped`` is for models no
     enrolment adapts (a hand over a spot, a card's seam look the same on any set)."""
-    cards = [beside.with_name(f"{name}.card.json") for beside in (first, shipped) if beside is not None]
-    return next((Classifier.open(card) for card in cards if card.is_file()), None)
+    card = card_beside(first, name, shipped)
+    return Classifier.open(card) if card is not None else None
 
 
 def check_photo(image: np.ndarray) -> np.ndarray:

@@ -29,8 +29,8 @@ from ..cover_map import CoverMapModel, covered_share
 from ..crop import crop_patches, in_image, to_tensor
 from ..deblur import MotionBlur
 from ..second_looks import with_second_looks
-from .common import (RecognitionError, TableView, blur_report, check_second_model, likeliest_size, locate_table,
-                     model_card_path, one_edge, open_second_model, steady_view, table_area)
+from .common import (RecognitionError, TableView, blur_report, card_beside, check_second_model, likeliest_size,
+                     locate_table, model_card_path, one_edge, open_second_model, steady_view, table_area)
 from .daluigi_colour import balance, gains_for
 from .daluigi_decode import (MIN_SPOTS_SHOWN, UNKNOWN_AT, UNREAD, CardTable, Read, cube_row, decode_card,
                              pile_score, row_ends, tile_row)
@@ -387,8 +387,7 @@ class DaLuigiRecogniser:
         it: docs/daluigi-recognition.md says what that means for a real set)."""
         first = model_card_path(MODEL_NAME, model_dir, profile, MODELS_DIR)
         dishes = open_second_model(first, DISH_MODEL_NAME)
-        cover = next((c for c in (first.with_name(f"{COVER_MAP_NAME}.card.json"),
-                                  MODELS_DIR / f"{COVER_MAP_NAME}.card.json") if c.is_file()), None)
+        cover = card_beside(first, COVER_MAP_NAME, MODELS_DIR / f"{MODEL_NAME}.card.json")
         return cls(Classifier.open(first), zones_for(profile), second=open_second_model(first, SECOND_MODEL_NAME),
                    dishes=dishes,
                    second_dishes=open_second_model(first, SECOND_DISH_MODEL_NAME) if dishes is not None else None,
